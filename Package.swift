@@ -1,0 +1,89 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// MARK: - The stages
+
+/// One numbered stage of the course.
+///
+/// Each stage becomes four targets: `LessonNN` (Lessons/NN-Name), `SolutionNN`
+/// (Solutions/NN-Name), and `LessonNNTests` and `SolutionNNTests`, which compile
+/// the same test files from Tests/NN-Name. The solution's test target reads them
+/// through the symbolic link Tests/SolutionLinks/NN-Name, and the `SOLUTION`
+/// condition picks the module the tests import.
+struct Stage {
+  let number: String
+  let name: String
+  /// Infrastructure modules the lesson and solution code may import.
+  var uses: [Target.Dependency] = []
+
+  var folder: String { "\(number)-\(name)" }
+}
+
+/// Adding a stage is one entry here plus its four folders and the link.
+let stages: [Stage] = [
+
+]
+
+// MARK: - Infrastructure
+
+let testSupport: [Target.Dependency] = ["CourseFixtures", "CourseClock", "FakeCatalog"]
+
+let package = Package(
+  name: "RepositoryCourse",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .executable(name: "course", targets: ["course"])
+  ],
+  targets: [
+    .target(
+      name: "CourseFixtures",
+      resources: [.copy("Resources/products.json"), .copy("Resources/LICENSE-dummyjson.txt")]
+    ),
+    .target(name: "CourseClock"),
+    .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
+    .target(name: "LessonSupport"),
+    .target(name: "CourseKit"),
+    .executableTarget(name: "course", dependencies: ["CourseKit"]),
+    .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
+    .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
+    .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
+    .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
+  ]
+)
+
+// MARK: - Stage targets, generated
+
+for stage in stages {
+  let lesson = "Lesson\(stage.number)"
+  let solution = "Solution\(stage.number)"
+  package.targets += [
+    .target(
+      name: lesson,
+      dependencies: stage.uses + ["LessonSupport"],
+      path: "Lessons/\(stage.folder)"
+    ),
+    .target(name: solution, dependencies: stage.uses, path: "Solutions/\(stage.folder)"),
+    .testTarget(
+      name: "\(lesson)Tests",
+      dependencies: [.target(name: lesson)] + testSupport,
+      path: "Tests/\(stage.folder)"
+    ),
+    .testTarget(
+      name: "\(solution)Tests",
+      dependencies: [.target(name: solution)] + testSupport,
+      path: "Tests/SolutionLinks/\(stage.folder)",
+      swiftSettings: [.define("SOLUTION")]
+    ),
+  ]
+}
+
+// MARK: - Settings for every target (keep this after all target declarations)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

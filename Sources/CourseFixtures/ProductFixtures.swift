@@ -1,0 +1,46 @@
+import Foundation
+
+/// The 194 real product records of the DummyJSON products API, shipped as a resource.
+///
+/// The records come from `https://dummyjson.com/products` (MIT licence, see
+/// `LICENSE-dummyjson.txt` beside `products.json`). They keep every quirk of the real
+/// API: `meta.updatedAt` with fractional seconds, `brand` missing on 92 records,
+/// prices as JSON numbers, and nested fields an app never needs.
+public enum ProductFixtures {
+  /// The raw bytes of `products.json`: a JSON array of product objects.
+  public static let data: Data = {
+    guard let url = Bundle.module.url(forResource: "products", withExtension: "json"),
+      let data = try? Data(contentsOf: url)
+    else {
+      preconditionFailure("products.json is missing from the CourseFixtures bundle")
+    }
+    return data
+  }()
+
+  /// Every record as a JSON value, in the order of the real API (by id).
+  public static let records: [JSONValue] = {
+    do {
+      guard case .array(let records) = try JSONValue(data: data) else {
+        preconditionFailure("products.json is not a JSON array")
+      }
+      return records
+    } catch {
+      preconditionFailure("products.json is not valid JSON: \(error)")
+    }
+  }()
+
+  /// The licence text that must travel with the records.
+  public static let license: String = {
+    guard let url = Bundle.module.url(forResource: "LICENSE-dummyjson", withExtension: "txt"),
+      let text = try? String(contentsOf: url, encoding: .utf8)
+    else {
+      preconditionFailure("LICENSE-dummyjson.txt is missing from the CourseFixtures bundle")
+    }
+    return text
+  }()
+
+  /// The record with the given id, if the fixture has one.
+  public static func record(id: Int) -> JSONValue? {
+    records.first { $0["id"] == .number(Double(id)) }
+  }
+}

@@ -1,0 +1,120 @@
+import CourseFixtures
+import Foundation
+
+/// An HTTP answer before it is turned into a `HTTPURLResponse`.
+struct Reply: Sendable {
+  var status: Int
+  var headers: [String: String] = ["Content-Type": "application/json; charset=utf-8"]
+  var body: Data
+
+  static func json(_ value: JSONValue, status: Int = 200) -> Reply {
+    Reply(status: status, body: value.encoded())
+  }
+
+  /// The DummyJSON error shape: `{"message": "…"}` with a 4xx or 5xx status.
+  static func message(_ text: String, status: Int) -> Reply {
+    .json(.object(["message": .string(text)]), status: status)
+  }
+}
+
+/// The records behind the fake API and the DummyJSON rules for reading and changing them.
+///
+/// Unlike the real service, which only simulates writes, the fake keeps them, so
+/// a test can add a product and read it back.
+struct CatalogStore: Sendable {
+  private(set) var products: [JSONValue]
+
+  init(products: [JSONValue]) { self.products = products }
+
+  /// Which route a method and path belong to, or `nil` for an unknown one.
+  static func route(method: String, path: String) -> Route? {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    guard parts.first == "products" else { return nil }
+    switch (method, parts.count) {
+    case ("GET", 1): return .list
+    case ("GET", 2) where parts[1] == "search": return .search
+    case ("GET", 2): return .product
+    case ("POST", 2) where parts[1] == "add": return .add
+    case ("PUT", 2), ("PATCH", 2): return .update
+    case ("DELETE", 2): return .delete
+    default: return nil
+    }
+  }
+
+  /// Answers a request the way DummyJSON does, changing the records for writes.
+  mutating func reply(to request: RecordedRequest) -> Reply {
+    guard let route = request.route else {
+      return .message("Route \(request.method) \(request.path) not found", status: 404)
+    }
+    let idText = request.url.lastPathComponent
+    switch route {
+    case .list:
+      return page(of: products, request: request)
+    case .search:
+      let term = (request.query("q") ?? "").lowercased()
+      let found = products.filter { product in
+        term.isEmpty
+          || ["title", "description", "category", "brand"].contains { key in
+            product[key]?.stringValue?.lowercased().contains(term) ?? false
+          }
+      }
+      return page(of: found, request: request)
+    case .product:
+      guard let index = index(of: idText) else { return notFound(idText) }
+      return .json(products[index])
+    case .add:
+      guard case .object(var fields) = body(of: request) else {
+        return .message("Request body must be a JSON object", status: 400)
+      }
+      let nextID = (products.compactMap { $0["id"]?.numberValue }.max() ?? 0) + 1
+      fields["id"] = .number(nextID)
+      products.append(.object(fields))
+      return .json(.object(fields), status: 201)
+    case .update:
+      guard let index = index(of: idText) else { return notFound(idText) }
+      guard case .object(let changes) = body(of: request),
+        case .object(var fields) = products[index]
+      else {
+        return .message("Request body must be a JSON object", status: 400)
+      }
+      fields.merge(changes.filter { $0.key != "id" }) { _, new in new }
+      products[index] = .object(fields)
+      return .json(.object(fields))
+    case .delete:
+      guard let index = index(of: idText), case .object(var fields) = products[index] else {
+        return notFound(idText)
+      }
+      products.remove(at: index)
+      fields["isDeleted"] = .bool(true)
+      return .json(.object(fields))
+    }
+  }
+
+  private func index(of idText: String) -> Int? {
+    guard let id = Double(idText) else { return nil }
+    return products.firstIndex { $0["id"]?.numberValue == id }
+  }
+
+  private func notFound(_ idText: String) -> Reply {
+    .message("Product with id '\(idText)' not found", status: 404)
+  }
+
+  private func body(of request: RecordedRequest) -> JSONValue? {
+    request.body.flatMap { try? JSONValue(data: $0) }
+  }
+
+  /// A DummyJSON list page: `limit` defaults to 30, and `limit=0` means every record.
+  private func page(of records: [JSONValue], request: RecordedRequest) -> Reply {
+    let skip = max(0, request.query("skip").flatMap(Int.init) ?? 0)
+    let requestedLimit = max(0, request.query("limit").flatMap(Int.init) ?? 30)
+    let limit = requestedLimit == 0 ? records.count : requestedLimit
+    let slice = records.dropFirst(skip).prefix(limit)
+    return .json(
+      .object([
+        "products": .array(Array(slice)),
+        "total": .number(Double(records.count)),
+        "skip": .number(Double(skip)),
+        "limit": .number(Double(slice.count)),
+      ]))
+  }
+}

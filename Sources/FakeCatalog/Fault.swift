@@ -1,0 +1,46 @@
+/// A way the fake Catalog API can misbehave, injected by a test.
+public enum Fault: Sendable, Hashable {
+  /// Answers with this HTTP status and a DummyJSON error body `{"message": …}`.
+  ///
+  /// `headers` are added to the response, for example `["Retry-After": "3"]`.
+  case status(Int, message: String = "Injected failure", headers: [String: String] = [:])
+  /// Waits this long on the API's `TestClock` before answering; other faults still apply.
+  case latency(Duration)
+  /// Answers 200 with a body that is not valid JSON (`{"products": [{"id": 1,`).
+  case malformedBody
+  /// Answers 200 with the first half of the real body, as a dropped connection would.
+  case truncatedBody
+  /// Answers 200 with an HTML page, as a captive portal or a proxy would.
+  case nonJSONBody
+  /// Answers 200 with this exact body, for shapes the other faults do not cover.
+  case body(String)
+  /// Fails with `URLError(.notConnectedToInternet)`, as a device in flight mode does.
+  case offline
+  /// Fails with `URLError(.timedOut)`.
+  case timeout
+}
+
+/// A kind of request the Catalog API understands, used to aim a fault.
+public enum Route: String, Sendable, Hashable, CaseIterable {
+  /// `GET /products?limit=&skip=`
+  case list
+  /// `GET /products/search?q=`
+  case search
+  /// `GET /products/{id}`
+  case product
+  /// `POST /products/add`
+  case add
+  /// `PUT` or `PATCH /products/{id}`
+  case update
+  /// `DELETE /products/{id}`
+  case delete
+}
+
+/// A fault together with where it applies and how often.
+struct FaultRule: Sendable {
+  let fault: Fault
+  /// `nil` aims at every route.
+  let route: Route?
+  /// `nil` keeps the fault until `clearFaults()`.
+  var remaining: Int?
+}

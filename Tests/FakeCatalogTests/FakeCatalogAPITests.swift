@@ -1,0 +1,186 @@
+import CourseClock
+import CourseFixtures
+import FakeCatalog
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+struct FakeCatalogAPITests {
+  private func get(_ api: FakeCatalogAPI, _ pathAndQuery: String) async throws -> (JSONValue, Int) {
+    let url = try #require(URL(string: api.baseURL.absoluteString + pathAndQuery))
+    let (data, response) = try await api.session.data(from: url)
+    let status = try #require(response as? HTTPURLResponse).statusCode
+    return (try JSONValue(data: data), status)
+  }
+
+  private func send(_ api: FakeCatalogAPI, _ method: String, _ path: String, _ body: JSONValue?) async throws -> (JSONValue, Int) {
+    var request = URLRequest(url: api.baseURL.appendingPathComponent(path))
+    request.httpMethod = method
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = body?.encoded()
+    let (data, response) = try await api.session.data(for: request)
+    return (try JSONValue(data: data), try #require(response as? HTTPURLResponse).statusCode)
+  }
+
+  @Test func pagesWithLimitAndSkip() async throws {
+    let api = FakeCatalogAPI()
+    let (page, status) = try await get(api, "/products?limit=5&skip=10")
+    #expect(status == 200)
+    guard case .array(let products) = page["products"] else {
+      Issue.record("expected a products array, got \(page)")
+      return
+    }
+    #expect(products.map { $0["id"] } == (11...15).map { .number(Double($0)) })
+    #expect(page["total"] == .number(194))
+    #expect(page["skip"] == .number(10))
+    #expect(page["limit"] == .number(5))
+  }
+
+  @Test func defaultsToThirtyAndLimitZeroMeansAll() async throws {
+    let api = FakeCatalogAPI()
+    let (first, _) = try await get(api, "/products")
+    let (all, _) = try await get(api, "/products?limit=0")
+    #expect(first["limit"] == .number(30))
+    #expect(all["limit"] == .number(194))
+  }
+
+  @Test func servesOneProductAndAMessageForAMissingOne() async throws {
+    let api = FakeCatalogAPI()
+    let (product, ok) = try await get(api, "/products/1")
+    #expect(ok == 200)
+    #expect(product["title"] == .string("Essence Mascara Lash Princess"))
+    let (missing, notFound) = try await get(api, "/products/999")
+    #expect(notFound == 404)
+    #expect(missing["message"] == .string("Product with id '999' not found"))
+  }
+
+  @Test func searchesTitlesAndDescriptions() async throws {
+    let api = FakeCatalogAPI()
+    let (page, _) = try await get(api, "/products/search?q=MASCARA")
+    guard case .array(let products) = page["products"] else {
+      Issue.record("expected a products array, got \(page)")
+      return
+    }
+    #expect(!products.isEmpty)
+    #expect(products.allSatisfy { $0["title"]?.stringValue?.lowercased().contains("mascara") == true
+      || $0["description"]?.stringValue?.lowercased().contains("mascara") == true })
+  }
+
+  @Test func keepsAddsUpdatesAndDeletes() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    let (added, addStatus) = try await send(api, "POST", "products/add", .object(["title": .string("Kettle")]))
+    #expect(addStatus == 201)
+    #expect(added["id"] == .number(4))
+    let (updated, _) = try await send(api, "PATCH", "products/4", .object(["price": .number(19.5)]))
+    #expect(updated["title"] == .string("Kettle"))
+    #expect(updated["price"] == .number(19.5))
+    let (deleted, _) = try await send(api, "DELETE", "products/1", nil)
+    #expect(deleted["isDeleted"] == .bool(true))
+    #expect(api.products.map { $0["id"] } == [.number(2), .number(3), .number(4)])
+  }
+
+  @Test func recordsMethodURLHeadersAndBody() async throws {
+    let api = FakeCatalogAPI()
+    var request = URLRequest(url: api.baseURL.appendingPathComponent("products/add"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    request.httpBody = Data(#"{"title":"Lamp"}"#.utf8)
+    _ = try await api.session.data(for: request)
+    let recorded = try #require(api.requests.first)
+    #expect(recorded.method == "POST")
+    #expect(recorded.path == "/products/add")
+    #expect(recorded.route == .add)
+    #expect(recorded.header("accept") == "application/json")
+    #expect(recorded.body == Data(#"{"title":"Lamp"}"#.utf8))
+  }
+
+  @Test(arguments: [400, 401, 404, 429, 500, 503])
+  func injectsAnyStatusWithAMessageBody(status: Int) async throws {
+    let api = FakeCatalogAPI()
+    api.inject(.status(status, message: "Nope", headers: ["Retry-After": "3"]), on: .list, times: 1)
+    let url = api.baseURL.appendingPathComponent("products")
+    let (data, response) = try await api.session.data(from: url)
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.statusCode == status)
+    #expect(http.value(forHTTPHeaderField: "Retry-After") == "3")
+    #expect(try JSONValue(data: data)["message"] == .string("Nope"))
+    let (_, again) = try await api.session.data(from: url)
+    #expect((again as? HTTPURLResponse)?.statusCode == 200, "times: 1 affects one request only")
+  }
+
+  @Test func faultsAimAtTheirRouteOnly() async throws {
+    let api = FakeCatalogAPI()
+    api.inject(.status(500), on: .product)
+    let (_, listStatus) = try await get(api, "/products")
+    let (_, productStatus) = try await get(api, "/products/1")
+    #expect(listStatus == 200)
+    #expect(productStatus == 500)
+    api.clearFaults()
+    let (_, cleared) = try await get(api, "/products/1")
+    #expect(cleared == 200)
+  }
+
+  @Test(arguments: [(Fault.offline, URLError.Code.notConnectedToInternet), (.timeout, .timedOut)])
+  func failsLikeTheNetwork(fault: Fault, code: URLError.Code) async throws {
+    let api = FakeCatalogAPI()
+    api.inject(fault)
+    do {
+      _ = try await api.session.data(from: api.baseURL.appendingPathComponent("products"))
+      Issue.record("expected URLError(\(code))")
+    } catch let error as URLError {
+      #expect(error.code == code)
+    }
+  }
+
+  @Test(arguments: [Fault.malformedBody, .truncatedBody, .nonJSONBody, .body("[]")])
+  func servesBrokenBodiesWithStatus200(fault: Fault) async throws {
+    let api = FakeCatalogAPI()
+    api.inject(fault)
+    let (data, response) = try await api.session.data(from: api.baseURL.appendingPathComponent("products"))
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    let isPage = (try? JSONValue(data: data))?["products"] != nil
+    #expect(!isPage, "the body must not decode as a page")
+  }
+
+  @Test func latencyWaitsOnTheInjectedClock() async throws {
+    let clock = TestClock()
+    let api = FakeCatalogAPI(clock: clock)
+    api.inject(.latency(.seconds(2)))
+    let request = Task { try await api.session.data(from: api.baseURL.appendingPathComponent("products/1")) }
+    let slept = await clock.waitForSleepers(count: 1, whileRunning: request)
+    #expect(slept, "the request must wait on the clock")
+    clock.advance(by: .seconds(2))
+    let (_, response) = try await request.value
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+  }
+
+  @Test func concurrentAPIsNeverSeeEachOthersRequests() async throws {
+    let apis = (0..<8).map { _ in FakeCatalogAPI() }
+    for (index, api) in apis.enumerated() where index.isMultiple(of: 2) { api.inject(.status(500)) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for api in apis {
+        group.addTask {
+          for id in 1...3 { _ = try await api.session.data(from: api.baseURL.appendingPathComponent("products/\(id)")) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    for (index, api) in apis.enumerated() {
+      #expect(api.requests.map(\.path) == ["/products/1", "/products/2", "/products/3"])
+      #expect(api.requests.allSatisfy { $0.url.host == api.baseURL.host })
+      _ = index
+    }
+  }
+
+  @Test func requestsThroughTheSharedSessionAreCaughtAndRecorded() async throws {
+    let api = FakeCatalogAPI()
+    await #expect(throws: URLError.self) {
+      _ = try await URLSession.shared.data(from: api.baseURL.appendingPathComponent("products"))
+    }
+    #expect(api.requests.isEmpty)
+    #expect(api.sharedSessionRequests.map(\.path) == ["/products"])
+  }
+}
