@@ -21,12 +21,12 @@ struct Stage {
 
 /// Adding a stage is one entry here plus its four folders and the link.
 let stages: [Stage] = [
-
+  Stage(number: "01", name: "ViewCallsURLSession"),
 ]
 
 // MARK: - Infrastructure
 
-let testSupport: [Target.Dependency] = ["CourseFixtures", "CourseClock", "FakeCatalog"]
+let testSupport: [Target.Dependency] = ["CourseFixtures", "CourseClock", "FakeCatalog", "StageTesting"]
 
 let package = Package(
   name: "RepositoryCourse",
@@ -42,6 +42,7 @@ let package = Package(
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
+    .target(name: "StageTesting"),
     .target(name: "CourseKit"),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),

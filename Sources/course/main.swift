@@ -1,1 +1,4 @@
-print("course")
+import CourseKit
+import Foundation
+
+exit(Course.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where a learner stands on one stage, as `course` shows it.
+public enum StageProgress: Sendable, Equatable {
+  /// Every test of the lesson passes.
+  case solved(total: Int)
+  /// The lesson has edits and some tests still fail.
+  case inProgress(passed: Int, total: Int)
+  /// The lesson is as the course shipped it.
+  case notStarted(passed: Int, total: Int)
+  /// The lesson's suite crashed or hung, so there are no counts.
+  case broken(String)
+
+  /// Reads a stage's progress from its lesson suite and whether its files were edited.
+  ///
+  /// - Parameter edited: From git; `nil` when git cannot tell, which counts as edited.
+  public init(result: SuiteResult, edited: Bool?) {
+    switch result.ending {
+    case .crashed(let reason): self = .broken("crashed: \(reason)")
+    case .timedOut: self = .broken("did not finish in time")
+    case .finished where result.allPassed: self = .solved(total: result.total)
+    case .finished where edited == false: self = .notStarted(passed: result.passed, total: result.total)
+    case .finished: self = .inProgress(passed: result.passed, total: result.total)
+    }
+  }
+
+  /// Whether the stage is done.
+  public var isSolved: Bool {
+    if case .solved = self { return true }
+    return false
+  }
+}

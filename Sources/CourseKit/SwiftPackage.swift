@@ -1,0 +1,73 @@
+import Foundation
+
+/// Builds the course package and runs one stage's suite at a time through `swift`.
+public struct SwiftPackage: Sendable {
+  /// The package to build and test.
+  public let workspace: Workspace
+  /// What starts the `swift` processes.
+  public let runner: any CommandRunning
+  /// Seconds a build may take before it is stopped.
+  public var buildTimeout: Double = 3_600
+  /// Seconds one suite may take; a stage's suite runs in well under a second,
+  /// so a suite that takes this long is hanging.
+  public var suiteTimeout: Double = 120
+
+  /// Makes a package driver.
+  public init(workspace: Workspace, runner: any CommandRunning) {
+    self.workspace = workspace
+    self.runner = runner
+  }
+
+  /// Whether the package has been built before; the first build is the slow one.
+  public var hasBeenBuilt: Bool { workspace.exists(".build") }
+
+  /// Builds every target, tests included.
+  ///
+  /// - Parameter progress: Called with `(done, total)` as the build reports its steps.
+  /// - Throws: `CourseError.buildFailed` with the compiler's error lines.
+  public func build(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws {
+    let result = try runner.run(
+      ["swift", "build", "--build-tests"], in: workspace.root, timeout: buildTimeout
+    ) { line in
+      if let step = Self.buildStep(line) { progress(step.done, step.total) }
+    }
+    guard result.status == 0, !result.timedOut else {
+      var errors = result.output.split(whereSeparator: \.isNewline).map(String.init)
+        .filter { $0.contains("error:") }
+      errors = errors.reduce(into: []) { unique, line in
+        if !unique.contains(line) { unique.append(line) }
+      }
+      if result.timedOut { errors.append("the build ran past \(Int(buildTimeout)) s and was stopped") }
+      throw CourseError.buildFailed(errors: errors.isEmpty ? [result.output] : errors)
+    }
+  }
+
+  /// Runs the tests of one test module, such as `Lesson01Tests`, on the built package.
+  public func runSuite(_ testModule: String) throws -> SuiteResult {
+    let result = try runner.run(
+      ["swift", "test", "--skip-build", "--filter", "\(testModule)\\."],
+      in: workspace.root, timeout: suiteTimeout
+    ) { _ in }
+    return SuiteResult.parse(result.output, timedOut: result.timedOut)
+  }
+
+  /// Whether the stage's lesson files differ from what git has committed,
+  /// or `nil` when git cannot tell (no repository, no git).
+  public func lessonHasEdits(_ stage: Stage) -> Bool? {
+    guard
+      let result = try? runner.run(
+        ["git", "status", "--porcelain", "--", "Lessons/\(stage.folder)"],
+        in: workspace.root, timeout: 30, onLine: { _ in }),
+      result.status == 0
+    else { return nil }
+    return !result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+  }
+
+  /// Reads SwiftPM's `[12/340] Compiling …` progress lines.
+  static func buildStep(_ line: String) -> (done: Int, total: Int)? {
+    guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+    let parts = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+    guard parts.count == 2, let done = Int(parts[0]), let total = Int(parts[1]) else { return nil }
+    return (done, total)
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The course package on disk: where the stages are and what each one has.
+public struct Workspace: Sendable {
+  /// The package root, the folder that holds Package.swift.
+  public let root: URL
+
+  /// Makes a workspace rooted at `root`.
+  public init(root: URL) { self.root = root }
+
+  /// Finds the package root at or above `directory`.
+  ///
+  /// - Throws: `CourseError.notInWorkspace` when no folder above holds both
+  ///   Package.swift and Lessons/.
+  public static func find(from directory: URL) throws -> Workspace {
+    var candidate = directory.standardizedFileURL
+    while true {
+      let workspace = Workspace(root: candidate)
+      if workspace.exists("Package.swift") && workspace.exists("Lessons") { return workspace }
+      let parent = candidate.deletingLastPathComponent()
+      if parent.path == candidate.path { throw CourseError.notInWorkspace(directory.path) }
+      candidate = parent
+    }
+  }
+
+  /// Every stage that has a folder in Lessons/ or Solutions/, in order.
+  public func stages() -> [Stage] {
+    let names = ["Lessons", "Solutions"].flatMap { folder in
+      (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
+    }
+    return Set(names.compactMap(Stage.init(folderName:))).sorted()
+  }
+
+  /// The files the stage contract asks every stage to have, with whether each exists.
+  public func requiredFiles(of stage: Stage) -> [(path: String, exists: Bool)] {
+    [
+      "Lessons/\(stage.folder)",
+      "Solutions/\(stage.folder)",
+      "Tests/\(stage.folder)",
+      "Tests/SolutionLinks/\(stage.folder)",
+      stage.doc,
+    ].map { ($0, exists($0)) }
+  }
+
+  /// Swift files of the stage's lesson that call `fatalError`, which would crash
+  /// the whole test run instead of failing one test.
+  public func lessonFilesCallingFatalError(of stage: Stage) -> [String] {
+    let folder = "Lessons/\(stage.folder)"
+    let files = (try? FileManager.default.subpathsOfDirectory(atPath: url(folder).path)) ?? []
+    return files.filter { $0.hasSuffix(".swift") }.sorted().filter { file in
+      let text = (try? String(contentsOf: url("\(folder)/\(file)"), encoding: .utf8)) ?? ""
+      return text.contains("fatalError(")
+    }.map { "\(folder)/\($0)" }
+  }
+
+  func url(_ relativePath: String) -> URL {
+    root.appendingPathComponent(relativePath)
+  }
+
+  func exists(_ relativePath: String) -> Bool {
+    FileManager.default.fileExists(atPath: url(relativePath).path)
+  }
+}
