@@ -21,7 +21,7 @@ struct Stage {
 
 /// Adding a stage is one entry here plus its four folders and the link.
 let stages: [Stage] = [
-  Stage(number: "01", name: "ViewCallsURLSession"),
+  Stage(number: "01", name: "ViewCallsURLSession")
 ]
 
 // MARK: - Infrastructure
@@ -81,10 +81,11 @@ for stage in stages {
 // MARK: - Settings for every target (keep this after all target declarations)
 
 for target in package.targets {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .swiftLanguageMode(.v6),
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InferIsolatedConformances"),
-  ]
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .swiftLanguageMode(.v6),
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+      .enableUpcomingFeature("InferIsolatedConformances"),
+    ]
 }

@@ -54,27 +54,27 @@ public enum Command: Sendable, Equatable {
 
   static let helpTopics: [String: String] = [
     "status": """
-      USAGE: swift run course [status]
+    USAGE: swift run course [status]
 
-      Builds the package with its tests (the first build takes a few minutes;
-      progress is shown), runs each stage's lesson suite, and prints a table:
-        solved        every test of LessonNN passes
-        in progress   you have edited Lessons/NN-Name and N of M tests pass
-        not started   Lessons/NN-Name is as the course shipped it (per git)
-        broken        the lesson's suite crashed or hung
-      Then it names the next doc to read and the command to run.
-      Exits 0 unless the package does not build.
-      """,
+    Builds the package with its tests (the first build takes a few minutes;
+    progress is shown), runs each stage's lesson suite, and prints a table:
+      solved        every test of LessonNN passes
+      in progress   you have edited Lessons/NN-Name and N of M tests pass
+      not started   Lessons/NN-Name is as the course shipped it (per git)
+      broken        the lesson's suite crashed or hung
+    Then it names the next doc to read and the command to run.
+    Exits 0 unless the package does not build.
+    """,
     "verify": """
-      USAGE: swift run course verify
+    USAGE: swift run course verify
 
-      Checks the stage contract for every stage in Lessons/ and Solutions/:
-        - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
-        - no lesson file calls fatalError
-        - LessonNN builds, fails at least one test and crashes none
-        - SolutionNN passes every test of the same suite
-      Prints one block per stage and exits 1 when any stage breaks the contract.
-      Instructors and CI run this; learners rarely need it.
-      """,
+    Checks the stage contract for every stage in Lessons/ and Solutions/:
+      - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
+      - no lesson file calls fatalError
+      - LessonNN builds, fails at least one test and crashes none
+      - SolutionNN passes every test of the same suite
+    Prints one block per stage and exits 1 when any stage breaks the contract.
+    Instructors and CI run this; learners rarely need it.
+    """,
   ]
 }

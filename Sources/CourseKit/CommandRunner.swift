@@ -52,6 +52,8 @@ public struct ProcessCommandRunner: CommandRunning {
     process.standardOutput = pipe
     process.standardError = pipe
     process.standardInput = FileHandle.nullDevice
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
     do {
       try process.run()
     } catch {
@@ -72,14 +74,10 @@ public struct ProcessCommandRunner: CommandRunning {
       reader.leave()
     }
 
-    let finished = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      process.waitUntilExit()
-      finished.signal()
-    }
     let timedOut = finished.wait(timeout: .now() + timeout) == .timedOut
     if timedOut {
-      process.terminate()
+      // SIGKILL, not terminate(): a child can inherit a signal mask that blocks SIGTERM.
+      kill(process.processIdentifier, SIGKILL)
       finished.wait()
     }
     reader.wait()

@@ -57,7 +57,8 @@ public struct StageVerdict: Sendable, Equatable {
     let module = stage.lessonModule
     switch result.ending {
     case .crashed(let reason):
-      return Check(ok: false, text: "\(module)'s suite crashed before it finished (\(reason)); a lesson must fail, not crash")
+      return Check(
+        ok: false, text: "\(module)'s suite crashed before it finished (\(reason)); a lesson must fail, not crash")
     case .timedOut:
       return Check(ok: false, text: "\(module)'s suite did not finish in time; a lesson must fail fast, never hang")
     case .finished where result.total == 0:

@@ -52,9 +52,8 @@ public struct SuiteResult: Sendable, Equatable {
         total = Int(count)
       } else if line.hasPrefix("✘ Test "), line.contains(" failed after") {
         var name = String(line.dropFirst("✘ Test ".count))
-        if let end = name.range(of: " with ") ?? name.range(of: " failed after") {
-          name = String(name[..<end.lowerBound])
-        }
+        let ends = [name.range(of: " with "), name.range(of: " failed after")].compactMap { $0?.lowerBound }
+        if let end = ends.min() { name = String(name[..<end]) }
         failed.append(name)
       }
     }

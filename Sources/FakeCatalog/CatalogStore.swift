@@ -24,8 +24,6 @@ struct Reply: Sendable {
 struct CatalogStore: Sendable {
   private(set) var products: [JSONValue]
 
-  init(products: [JSONValue]) { self.products = products }
-
   /// Which route a method and path belong to, or `nil` for an unknown one.
   static func route(method: String, path: String) -> Route? {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)

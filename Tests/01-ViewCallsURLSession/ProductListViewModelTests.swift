@@ -40,7 +40,10 @@ struct ProductListViewModelTests {
     await viewModel.load()
     #expect(
       api.sharedSessionRequests.isEmpty,
-      guide.task(1, "load() sent \(api.sharedSessionRequests.count) request(s) through URLSession.shared; send them through the session passed to init")
+      guide.task(
+        1,
+        "load() sent \(api.sharedSessionRequests.count) request(s) through URLSession.shared; send them through the session passed to init"
+      )
     )
     #expect(
       api.requests.map(\.path) == ["/products"],
@@ -53,13 +56,19 @@ struct ProductListViewModelTests {
     await viewModel.load()
     #expect(
       viewModel.products.count == 30,
-      guide.task(1, "a 200 with 30 products should show 30 products, got \(viewModel.products.count) (errorMessage: \(viewModel.errorMessage ?? "nil"))")
+      guide.task(
+        1,
+        "a 200 with 30 products should show 30 products, got \(viewModel.products.count) (errorMessage: \(viewModel.errorMessage ?? "nil"))"
+      )
     )
     #expect(
       viewModel.products.first?.title == "Essence Mascara Lash Princess",
-      guide.task(1, "the first product should be the API's first record, got \(viewModel.products.first?.title ?? "none")")
+      guide.task(
+        1, "the first product should be the API's first record, got \(viewModel.products.first?.title ?? "none")")
     )
-    #expect(viewModel.errorMessage == nil, guide.task(1, "a successful load should leave errorMessage nil, got \(viewModel.errorMessage ?? "nil")"))
+    #expect(
+      viewModel.errorMessage == nil,
+      guide.task(1, "a successful load should leave errorMessage nil, got \(viewModel.errorMessage ?? "nil")"))
   }
 
   // MARK: Task 2
@@ -75,7 +84,10 @@ struct ProductListViewModelTests {
     let shown = viewModel.errorMessage ?? "nil"
     #expect(
       shown.contains(String(status)) && shown.contains(message),
-      guide.task(2, "a \(status) with {\"message\": \"\(message)\"} should set errorMessage to a sentence holding both \(status) and the message, got \(shown)")
+      guide.task(
+        2,
+        "a \(status) with {\"message\": \"\(message)\"} should set errorMessage to a sentence holding both \(status) and the message, got \(shown)"
+      )
     )
     #expect(
       viewModel.products.isEmpty,
@@ -91,9 +103,13 @@ struct ProductListViewModelTests {
     await viewModel.load()
     #expect(
       viewModel.products.isEmpty && viewModel.errorMessage == nil,
-      guide.task(3, "an empty catalog is a success: expected no products and errorMessage nil, got \(viewModel.products.count) products and errorMessage \(viewModel.errorMessage ?? "nil")")
+      guide.task(
+        3,
+        "an empty catalog is a success: expected no products and errorMessage nil, got \(viewModel.products.count) products and errorMessage \(viewModel.errorMessage ?? "nil")"
+      )
     )
-    #expect(empty.requests.count == 1, guide.task(1, "expected 1 request to the empty catalog, got \(empty.requests.count)"))
+    #expect(
+      empty.requests.count == 1, guide.task(1, "expected 1 request to the empty catalog, got \(empty.requests.count)"))
   }
 
   @Test(arguments: [Fault.malformedBody, .truncatedBody, .nonJSONBody])
@@ -103,7 +119,10 @@ struct ProductListViewModelTests {
     await viewModel.load()
     #expect(
       viewModel.errorMessage != nil,
-      guide.task(3, "a 200 whose body is not a product page (\(fault)) is a failure, not an empty list: expected an errorMessage, got nil")
+      guide.task(
+        3,
+        "a 200 whose body is not a product page (\(fault)) is a failure, not an empty list: expected an errorMessage, got nil"
+      )
     )
   }
 
@@ -114,7 +133,10 @@ struct ProductListViewModelTests {
     let shown = viewModel.errorMessage ?? "nil"
     #expect(
       shown.localizedCaseInsensitiveContains("offline"),
-      guide.task(3, "URLError(.notConnectedToInternet) should tell the user they are offline: expected an errorMessage containing \"offline\", got \(shown)")
+      guide.task(
+        3,
+        "URLError(.notConnectedToInternet) should tell the user they are offline: expected an errorMessage containing \"offline\", got \(shown)"
+      )
     )
   }
 
@@ -137,7 +159,8 @@ struct ProductListViewModelTests {
     api.inject(.latency(.seconds(2)))
     let load = Task { await viewModel.load() }
     let waiting = await api.clock.waitForSleepers(count: 1, whileRunning: load)
-    try #require(waiting, guide.task(1, "the request never reached the fake API's session, so there was nothing in flight"))
+    try #require(
+      waiting, guide.task(1, "the request never reached the fake API's session, so there was nothing in flight"))
     #expect(viewModel.isLoading, guide.task(4, "while the request is in flight isLoading should be true, got false"))
     api.clock.advance(by: .seconds(2))
     await load.value
@@ -151,7 +174,8 @@ struct ProductListViewModelTests {
     await viewModel.load()
     #expect(
       !viewModel.isLoading,
-      guide.task(4, "after a failed load (\(fault)) isLoading should be false, got true: the spinner would spin forever")
+      guide.task(
+        4, "after a failed load (\(fault)) isLoading should be false, got true: the spinner would spin forever")
     )
   }
 
@@ -161,13 +185,18 @@ struct ProductListViewModelTests {
     api.inject(.status(503, message: "Try again soon"), times: 1)
     let viewModel = makeViewModel()
     await viewModel.load()
-    #expect(viewModel.errorMessage != nil, guide.task(2, "the first load got a 503 and should set errorMessage, got nil"))
+    #expect(
+      viewModel.errorMessage != nil, guide.task(2, "the first load got a 503 and should set errorMessage, got nil"))
     await viewModel.load()
     #expect(
       viewModel.products.count == 30 && viewModel.errorMessage == nil,
-      guide.task(5, "the retry succeeded: expected 30 products and errorMessage nil, got \(viewModel.products.count) products and errorMessage \(viewModel.errorMessage ?? "nil")")
+      guide.task(
+        5,
+        "the retry succeeded: expected 30 products and errorMessage nil, got \(viewModel.products.count) products and errorMessage \(viewModel.errorMessage ?? "nil")"
+      )
     )
     #expect(!viewModel.isLoading, guide.task(4, "after the retry isLoading should be false, got true"))
-    #expect(api.requests.count == 2, guide.task(5, "a retry is a second request: expected 2, got \(api.requests.count)"))
+    #expect(
+      api.requests.count == 2, guide.task(5, "a retry is a second request: expected 2, got \(api.requests.count)"))
   }
 }

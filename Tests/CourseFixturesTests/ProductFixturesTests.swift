@@ -26,7 +26,8 @@ struct ProductFixturesTests {
       "tags": .array([.string("a"), .string("é \"quoted\"")]),
     ])
     #expect(try JSONValue(data: value.encoded()) == value)
-    #expect(String(decoding: JSONValue.number(7).encoded(), as: UTF8.self) == "7", "whole numbers go out without a fraction")
+    #expect(
+      String(decoding: JSONValue.number(7).encoded(), as: UTF8.self) == "7", "whole numbers go out without a fraction")
   }
 
   @Test func rejectsBytesThatAreNotJSON() {

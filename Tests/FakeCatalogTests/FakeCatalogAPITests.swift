@@ -16,7 +16,9 @@ struct FakeCatalogAPITests {
     return (try JSONValue(data: data), status)
   }
 
-  private func send(_ api: FakeCatalogAPI, _ method: String, _ path: String, _ body: JSONValue?) async throws -> (JSONValue, Int) {
+  private func send(_ api: FakeCatalogAPI, _ method: String, _ path: String, _ body: JSONValue?) async throws -> (
+    JSONValue, Int
+  ) {
     var request = URLRequest(url: api.baseURL.appendingPathComponent(path))
     request.httpMethod = method
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -65,8 +67,11 @@ struct FakeCatalogAPITests {
       return
     }
     #expect(!products.isEmpty)
-    #expect(products.allSatisfy { $0["title"]?.stringValue?.lowercased().contains("mascara") == true
-      || $0["description"]?.stringValue?.lowercased().contains("mascara") == true })
+    #expect(
+      products.allSatisfy {
+        $0["title"]?.stringValue?.lowercased().contains("mascara") == true
+          || $0["description"]?.stringValue?.lowercased().contains("mascara") == true
+      })
   }
 
   @Test func keepsAddsUpdatesAndDeletes() async throws {

@@ -1,0 +1,52 @@
+import CourseKit
+import Testing
+
+struct StageVerdictTests {
+  let stage = Stage(number: "01", name: "ViewCallsURLSession")
+  let failing = SuiteResult(total: 10, failedTests: ["a()", "b()"], ending: .finished)
+  let passing = SuiteResult(total: 10, failedTests: [], ending: .finished)
+
+  @Test func aFailingLessonAndAPassingSolutionKeepTheContract() {
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: passing)
+    #expect(verdict.keepsContract)
+    #expect(verdict.checks.map(\.text).contains("Lesson01 fails 2 of 10 tests and crashes none"))
+  }
+
+  @Test func aLessonReplacedByItsSolutionBreaksIt() throws {
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: passing, solution: passing)
+    #expect(!verdict.keepsContract)
+    let broken = try #require(verdict.checks.first { !$0.ok })
+    #expect(broken.text.contains("Lesson01 passes all 10 tests"))
+  }
+
+  @Test func aBrokenSolutionNamesItsFailingTests() throws {
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: failing)
+    let broken = try #require(verdict.checks.first { !$0.ok })
+    #expect(broken.text == "Solution01 fails 2 of 10 tests: a(), b()")
+  }
+
+  @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .timedOut])
+  func aCrashingOrHangingLessonBreaksIt(ending: SuiteResult.Ending) {
+    let lesson = SuiteResult(total: 0, failedTests: [], ending: ending)
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: lesson, solution: passing)
+    #expect(!verdict.keepsContract)
+  }
+
+  @Test func missingFilesAndFatalErrorsBreakIt() {
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: ["Docs/01-ViewCallsURLSession.md"],
+      fatalErrorFiles: ["Lessons/01-ViewCallsURLSession/A.swift"], lesson: failing, solution: passing)
+    #expect(verdict.checks.filter { !$0.ok }.count == 2)
+  }
+
+  @Test func suitesOfDifferentSizesBreakIt() {
+    let smaller = SuiteResult(total: 9, failedTests: [], ending: .finished)
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: smaller)
+    #expect(!verdict.keepsContract, "the lesson and the solution must run the same suite")
+  }
+}
