@@ -8,7 +8,8 @@ import Observation
 /// The product list screen's view model, written the way many first versions are:
 /// it builds the URL, calls URLSession, decodes JSON and sets its state, all inline.
 ///
-/// It compiles, it works on a good day, and it has four bugs that real apps ship.
+/// It compiles, it works on a good day, and it fails in the five ways the tasks
+/// of stage 01 name, all of them bugs that real apps ship.
 /// Your job in stage 01 is to find and fix them in place. Run
 /// `swift test --filter Lesson01` and read the failures: each one names its task
 /// in Docs/01-ViewCallsURLSession.md.
