@@ -21,7 +21,8 @@ struct Stage {
 
 /// Adding a stage is one entry here plus its four folders and the link.
 let stages: [Stage] = [
-  Stage(number: "01", name: "ViewCallsURLSession")
+  Stage(number: "01", name: "ViewCallsURLSession"),
+  Stage(number: "02", name: "DataSources"),
 ]
 
 // MARK: - Infrastructure

@@ -6,6 +6,8 @@ struct Reply: Sendable {
   var status: Int
   var headers: [String: String] = ["Content-Type": "application/json; charset=utf-8"]
   var body: Data
+  /// `false` delivers a plain `URLResponse` instead of an `HTTPURLResponse`.
+  var isHTTP = true
 
   static func json(_ value: JSONValue, status: Int = 200) -> Reply {
     Reply(status: status, body: value.encoded())

@@ -156,6 +156,10 @@ public final class FakeCatalogAPI: Sendable {
           body: Data("<html><body><h1>Wi-Fi login required</h1></body></html>".utf8)))
     case .body(let text)?:
       return .reply(Reply(status: 200, body: Data(text.utf8)))
+    case .nonHTTPResponse?:
+      var reply = state.withLock { $0.store.reply(to: request) }
+      reply.isHTTP = false
+      return .reply(reply)
     case .truncatedBody?:
       var reply = state.withLock { $0.store.reply(to: request) }
       reply.body = reply.body.prefix(reply.body.count / 2)

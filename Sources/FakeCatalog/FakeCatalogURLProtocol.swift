@@ -114,6 +114,12 @@ final class FakeCatalogURLProtocol: URLProtocol {
     switch outcome {
     case .failure(let error):
       client?.urlProtocol(self, didFailWithError: error)
+    case .reply(let reply) where !reply.isHTTP:
+      let response = URLResponse(
+        url: url, mimeType: "application/json", expectedContentLength: reply.body.count, textEncodingName: nil)
+      client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+      client?.urlProtocol(self, didLoad: reply.body)
+      client?.urlProtocolDidFinishLoading(self)
     case .reply(let reply):
       guard
         let response = HTTPURLResponse(

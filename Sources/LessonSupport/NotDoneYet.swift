@@ -19,3 +19,12 @@ public struct NotDoneYet: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { "Not done yet: \(task) in \(doc): \(hint)" }
 }
+
+/// Throws `NotDoneYet` where a lesson stub needs a value it does not have yet.
+///
+/// ```swift
+/// let page: ProductPage = try notDoneYet("Task 6", in: doc, "call remote.products(limit: 30, skip: 0)")
+/// ```
+public func notDoneYet<Value>(_ task: String, in doc: String, _ hint: String) throws -> Value {
+  throw NotDoneYet(task, in: doc, hint)
+}

@@ -150,6 +150,14 @@ struct FakeCatalogAPITests {
     #expect(!isPage, "the body must not decode as a page")
   }
 
+  @Test func canAnswerWithoutHTTP() async throws {
+    let api = FakeCatalogAPI()
+    api.inject(.nonHTTPResponse)
+    let (data, response) = try await api.session.data(from: api.baseURL.appendingPathComponent("products/1"))
+    #expect(!(response is HTTPURLResponse))
+    #expect(try JSONValue(data: data)["id"] == .number(1))
+  }
+
   @Test func latencyWaitsOnTheInjectedClock() async throws {
     let clock = TestClock()
     let api = FakeCatalogAPI(clock: clock)
