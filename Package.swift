@@ -23,6 +23,7 @@ struct Stage {
 let stages: [Stage] = [
   Stage(number: "01", name: "ViewCallsURLSession"),
   Stage(number: "02", name: "DataSources"),
+  Stage(number: "03", name: "DependencyInjection"),
 ]
 
 // MARK: - Infrastructure

@@ -164,25 +164,7 @@ public final class TestClock: Clock {
     count: Int = 1,
     whileRunning task: Task<Success, Failure>
   ) async -> Bool {
-    let answer = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-    let resume: @Sendable (Bool) -> Void = { value in
-      answer.withLock { $0.take() }?.resume(returning: value)
-    }
-    var watchers: [Task<Void, Never>] = []
-    let registered = await withCheckedContinuation { continuation in
-      answer.withLock { $0 = continuation }
-      watchers = [
-        Task {
-          await self.waitForSleepers(count: count)
-          resume(true)
-        },
-        Task {
-          _ = await task.result
-          resume(false)
-        },
-      ]
-    }
-    for watcher in watchers { watcher.cancel() }
-    return registered
+    let registered = await waitFor({ await self.waitForSleepers(count: count) }, unlessFinished: task)
+    return registered && sleeperCount >= count
   }
 }

@@ -1,0 +1,28 @@
+import LessonSupport
+
+/// The app's repository, online-first: every answer comes from the remote data source.
+///
+/// Stage 05 adds a local cache behind the same protocol; nothing that uses
+/// `ProductRepository` will change.
+struct DefaultProductRepository: ProductRepository {
+  /// How many products the list screen shows.
+  static let pageSize = 30
+
+  private let remote: any ProductRemoteDataSource
+
+  init(remote: any ProductRemoteDataSource) {
+    self.remote = remote
+  }
+
+  func products() async throws -> [Product] {
+    // TODO: Task 1. Ask `remote` for the first page of `pageSize` products.
+    throw NotDoneYet(
+      "Task 1", in: "Docs/03-DependencyInjection.md",
+      "products() should return remote.products(limit: 30, skip: 0).products")
+  }
+
+  func product(id: Int) async throws -> Product {
+    // TODO: Task 1. Ask `remote` for the product.
+    throw NotDoneYet("Task 1", in: "Docs/03-DependencyInjection.md", "product(id:) should return remote.product(id:)")
+  }
+}
