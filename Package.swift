@@ -28,6 +28,18 @@ let stages: [Stage] = [
 
 // MARK: - Infrastructure
 
+/// SQLite comes with the SDK on Apple platforms (`import SQLite3`); elsewhere a
+/// system-library target links the system's libsqlite3.
+#if canImport(Darwin)
+  let sqliteTargets: [Target] = []
+  let sqliteDependencies: [Target.Dependency] = []
+#else
+  let sqliteTargets: [Target] = [
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])])
+  ]
+  let sqliteDependencies: [Target.Dependency] = ["CSQLite"]
+#endif
+
 let testSupport: [Target.Dependency] = ["CourseFixtures", "CourseClock", "FakeCatalog", "StageTesting"]
 
 let package = Package(
@@ -45,13 +57,15 @@ let package = Package(
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
     .target(name: "StageTesting"),
+    .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CourseKit"),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
-  ]
+    .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"]),
+  ] + sqliteTargets
 )
 
 // MARK: - Stage targets, generated
@@ -82,7 +96,7 @@ for stage in stages {
 
 // MARK: - Settings for every target (keep this after all target declarations)
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .swiftLanguageMode(.v6),

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value SQLite stores: its five storage classes.
+public enum SQLiteValue: Sendable, Hashable {
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob(Data)
+  case null
+}
+
+extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+  ExpressibleByNilLiteral
+{
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  public init(floatLiteral value: Double) { self = .real(value) }
+  public init(stringLiteral value: String) { self = .text(value) }
+  public init(nilLiteral: ()) { self = .null }
+}
