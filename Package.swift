@@ -24,6 +24,7 @@ let stages: [Stage] = [
   Stage(number: "01", name: "ViewCallsURLSession"),
   Stage(number: "02", name: "DataSources"),
   Stage(number: "03", name: "DependencyInjection"),
+  Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
 ]
 
 // MARK: - Infrastructure

@@ -48,7 +48,8 @@ public final class SQLiteConnection {
     self.path = path
     sqlite3_extended_result_codes(handle, 1)
     if path != ":memory:" {
-      let milliseconds = busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+      let milliseconds =
+        busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
       sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
       // The first statement reads the file, so a file that is not a database fails here.
       try execute("PRAGMA journal_mode = WAL")
