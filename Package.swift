@@ -95,6 +95,11 @@ for stage in stages {
   ]
 }
 
+// Benchmarks of the reference solutions; see Sources/Benchmarks/main.swift.
+package.targets.append(
+  .executableTarget(name: "benchmarks", dependencies: ["Solution04", "CourseFixtures"], path: "Sources/Benchmarks")
+)
+
 // MARK: - Settings for every target (keep this after all target declarations)
 
 for target in package.targets where target.type != .system {

@@ -9,7 +9,10 @@ extension Result {
 extension Result where Failure == any Error {
   /// Runs an async throwing operation and keeps its outcome, so an expectation
   /// can show exactly what came back, a "not done yet" error included.
-  public init(catching operation: () async throws -> Success) async {
+  public init(
+    isolation: isolated (any Actor)? = #isolation,
+    catching operation: () async throws -> Success
+  ) async {
     do {
       self = .success(try await operation())
     } catch {

@@ -13,23 +13,26 @@ import Testing
 struct AppDependenciesTests {
   @Test func liveWiringRequestsTheCatalogThroughTheGivenSession() async throws {
     let api = FakeCatalogAPI()
-    let viewModel = AppDependencies.live(baseURL: api.baseURL, session: api.session).makeProductListViewModel()
-    await viewModel.load()
+    let dependencies = AppDependencies.live(baseURL: api.baseURL, session: api.session)
+    let products = await Result { try await dependencies.productRepository.products() }
     let request = try #require(
       api.requests.first,
-      guide.task(5, "the live wiring sent no request to the Catalog API; state is \(viewModel.state)"))
+      guide.task(5, "the live wiring's repository sent no request to the Catalog API; it answered \(products)")
+    )
     #expect(
       request.method == "GET" && request.path == "/products" && request.query("limit") == "30"
         && request.query("skip") == "0",
       guide.task(5, "the live wiring should GET /products?limit=30&skip=0, got \(request.method) \(request.url)")
     )
-    guard case .loaded(let products) = viewModel.state else {
-      Issue.record(guide.task(5, "the live wiring should load 30 real products, got \(viewModel.state)"))
-      return
-    }
     #expect(
-      products.count == 30 && products.first?.title == "Essence Mascara Lash Princess",
-      guide.task(5, "expected the 30 first real products"))
+      (try? products.get())?.count == 30 && (try? products.get())?.first?.title == "Essence Mascara Lash Princess",
+      guide.task(5, "the live wiring should return the 30 first real products, got \(products.map(\.count))")
+    )
+    let viewModel = dependencies.makeProductListViewModel()
+    await viewModel.load()
+    #expect(
+      viewModel.state == .loaded(try products.get()),
+      guide.task(2, "the view model should show them, got \(viewModel.state)"))
   }
 
   @Test func liveWiringDefaultsToTheRealCatalog() {
@@ -37,11 +40,16 @@ struct AppDependenciesTests {
   }
 
   @Test func previewWiringShowsCannedProductsWithoutANetwork() async {
+    let products = await Result { try await AppDependencies.preview.productRepository.products() }
+    #expect(
+      (try? products.get()) == PreviewProductRepository.products,
+      guide.task(5, "the preview wiring should answer PreviewProductRepository.products, got \(products)")
+    )
     let viewModel = AppDependencies.preview.makeProductListViewModel()
     await viewModel.load()
     #expect(
       viewModel.state == .loaded(PreviewProductRepository.products),
-      guide.task(5, "the preview wiring should show PreviewProductRepository.products, got \(viewModel.state)")
+      guide.task(2, "the preview view model should show the canned products, got \(viewModel.state)")
     )
   }
 

@@ -56,7 +56,7 @@ struct ProductListViewModelTests {
     let spy = SpyProductRepository(answers: [.success([.sample(id: 1)])], holdsCalls: true)
     let viewModel = ProductListViewModel(repository: spy)
     let load = Task { await viewModel.load() }
-    let called = await waitFor({ await spy.firstCall() }, unlessFinished: load)
+    let called = await waitFor({ await spy.nextCall() }, unlessFinished: load)
     try #require(called, guide.task(2, "load() never asked the repository for products; state is \(viewModel.state)"))
     #expect(
       viewModel.state == .loading,
@@ -72,16 +72,25 @@ struct ProductListViewModelTests {
     let spy = SpyProductRepository(answers: [.success([.sample(id: 1)])], holdsCalls: true)
     let viewModel = ProductListViewModel(repository: spy)
     let first = Task { await viewModel.load() }
-    let called = await waitFor({ await spy.firstCall() }, unlessFinished: first)
+    let called = await waitFor({ await spy.nextCall() }, unlessFinished: first)
     try #require(called, guide.task(2, "load() never asked the repository for products; state is \(viewModel.state)"))
-    await viewModel.load()
+    // If load() forgets that one is running, this second load calls the spy,
+    // which holds it; waiting for that call or for the load to return never hangs.
+    let second = Task { await viewModel.load() }
+    let fetchedAgain = await waitFor({ await spy.nextCall() }, unlessFinished: second)
     let calls = await spy.productsCallCount
-    #expect(calls == 1, guide.task(3, "a load() while one is running must not fetch again: the spy saw \(calls) calls"))
+    #expect(
+      !fetchedAgain && calls == 1,
+      guide.task(
+        3, "a load() while one is running must return at once without fetching again: the spy saw \(calls) calls")
+    )
     await spy.release()
     await first.value
+    await second.value
     #expect(
       viewModel.state == .loaded([.sample(id: 1)]),
-      guide.task(3, "the first load should still finish as .loaded, got \(viewModel.state)"))
+      guide.task(3, "the first load should still finish as .loaded, got \(viewModel.state)")
+    )
     await viewModel.load()
     #expect(await spy.productsCallCount == 2, guide.task(3, "once the first load ended, a new load() must fetch again"))
   }

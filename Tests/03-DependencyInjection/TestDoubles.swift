@@ -62,8 +62,8 @@ actor SpyProductRepository: ProductRepository {
     held.removeAll()
   }
 
-  /// Returns once `products()` has been called, or early when cancelled.
-  nonisolated func firstCall() async {
+  /// Returns at the next call to `products()` not yet waited for, or early when cancelled.
+  nonisolated func nextCall() async {
     var iterator = calls.makeAsyncIterator()
     _ = await iterator.next()
   }

@@ -49,15 +49,21 @@ struct SQLiteProductLocalDataSourceTests {
     let found = try? read.get()
     #expect(
       found?.0?.price == Decimal(string: "0.3"),
-      guide.task(3, "a price of 0.3 should come back exactly 0.3, got \(String(describing: found?.0?.price))"))
+      guide.task(
+        3,
+        "a price of 0.3 should come back exactly 0.3, got \(String(describing: found?.0?.price))\(read.failure.map { " (\($0))" } ?? "")"
+      ))
     #expect(
       found?.1?.price == Decimal(string: "1234567.8912"),
-      guide.task(3, "a price of 1234567.8912 should come back exactly, got \(String(describing: found?.1?.price))"))
+      guide.task(
+        3,
+        "a price of 1234567.8912 should come back exactly, got \(String(describing: found?.1?.price))\(read.failure.map { " (\($0))" } ?? "")"
+      ))
     #expect(
       found?.0?.updatedAt == product.updatedAt,
       guide.task(
         3,
-        "updatedAt should come back to the last bit, got \(String(describing: found?.0?.updatedAt.timeIntervalSince1970))"
+        "updatedAt should come back to the last bit, got \(String(describing: found?.0?.updatedAt.timeIntervalSince1970))\(read.failure.map { " (\($0))" } ?? "")"
       ))
   }
 
