@@ -88,10 +88,13 @@ public final class SQLiteConnection {
 
   /// Runs `body` in one transaction: commits when it returns, rolls back when it throws.
   ///
-  /// - Precondition: no transaction is open; transactions do not nest.
+  /// Transactions do not nest: calling this inside `body` throws `SQLiteError`
+  /// (`SQLITE_MISUSE`) rather than crashing, so a mistake fails one test, not the run.
   /// - Throws: What `body` throws, after the rollback, or `SQLiteError` from `BEGIN`/`COMMIT`.
   public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-    precondition(sqlite3_get_autocommit(handle) != 0, "SQLiteConnection.transaction does not nest")
+    guard sqlite3_get_autocommit(handle) != 0 else {
+      throw SQLiteError(code: SQLITE_MISUSE, message: "transaction() does not nest: a transaction is already open")
+    }
     try execute("BEGIN IMMEDIATE")
     do {
       let result = try body()

@@ -28,12 +28,15 @@ public final class SQLiteStatement {
 
   /// Resets the statement and binds `values` to its `?` parameters, in order.
   ///
-  /// - Precondition: `values` has one value per parameter.
+  /// - Throws: `SQLiteError` (`SQLITE_RANGE`) when `values` does not have one value per parameter.
   public func bind(_ values: [SQLiteValue]) throws {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
     let expected = Int(sqlite3_bind_parameter_count(handle))
-    precondition(values.count == expected, "\(sql) takes \(expected) values, got \(values.count)")
+    guard values.count == expected else {
+      throw SQLiteError(
+        code: SQLITE_RANGE, message: "the statement takes \(expected) values, got \(values.count)", sql: sql)
+    }
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code: Int32

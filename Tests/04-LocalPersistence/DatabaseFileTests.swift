@@ -32,6 +32,10 @@ struct DatabaseFileTests {
     let version1 = Result {
       let database = try SQLiteConnection(path: file.path)
       try database.migrate(Array(SQLiteProductLocalDataSource.migrations.prefix(1)))
+      let columns = try database.prepare("SELECT name FROM pragma_table_info('products')").query { $0.text(at: 0) }
+      guard !columns.contains("brand") else {
+        throw SQLiteError(code: 1, message: "version 1 already has a brand column; brand arrives in version 2")
+      }
       try database.prepare(
         """
         INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)

@@ -60,6 +60,24 @@ struct SQLiteConnectionTests {
     try db.transaction { try db.execute("INSERT INTO t (id) VALUES (2)") }
   }
 
+  @Test func aNestedTransactionIsAnErrorNotACrash() throws {
+    let db = try makeTable()
+    let error = try #require(throws: SQLiteError.self) {
+      try db.transaction { try db.transaction { try db.execute("INSERT INTO t (id) VALUES (1)") } }
+    }
+    #expect(error.message.contains("does not nest"))
+    #expect(try db.prepare("SELECT count(*) FROM t").query { $0.int64(at: 0) } == [0])
+  }
+
+  @Test func theWrongNumberOfValuesIsAnErrorNotACrash() throws {
+    let db = try makeTable()
+    let error = try #require(throws: SQLiteError.self) {
+      try db.prepare("INSERT INTO t (id, s) VALUES (?, ?)").run([1])
+    }
+    #expect(error.message == "the statement takes 2 values, got 1")
+    #expect(error.sql == "INSERT INTO t (id, s) VALUES (?, ?)")
+  }
+
   @Test func appliesMigrationsOnceAndInOrder() throws {
     let db = try SQLiteConnection(path: ":memory:")
     let migrations = [
