@@ -37,8 +37,8 @@ extension ProductDTO {
   /// - Throws: `RemoteDataSourceError.invalidData` for a price that is not a
   ///   non-negative amount.
   func toDomain() throws -> Product {
-    // "\(9.99)" is the shortest text that reads back as the same Double: "9.99".
-    // Decimal(9.99) would carry the binary error: 9.9900000000000002.
+    // "\(19.99)" is the shortest text that reads back as the same Double: "19.99".
+    // Decimal(19.99) carries the binary error: 19.98999999999999488.
     guard price.isFinite, price >= 0, let money = Decimal(string: "\(price)") else {
       throw RemoteDataSourceError.invalidData("product \(id) has the price \(price)")
     }
