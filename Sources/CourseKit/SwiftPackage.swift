@@ -18,8 +18,14 @@ public struct SwiftPackage: Sendable {
     self.runner = runner
   }
 
-  /// Whether the package has been built before; the first build is the slow one.
-  public var hasBeenBuilt: Bool { workspace.exists(".build") }
+  /// Whether the tests have been built before; the first build is the slow one.
+  ///
+  /// `swift run course` creates `.build` for the tool alone, so look for the
+  /// test bundle (`…PackageTests.xctest` on Linux and macOS alike).
+  public var hasBeenBuilt: Bool {
+    let products = (try? FileManager.default.contentsOfDirectory(atPath: workspace.url(".build/debug").path)) ?? []
+    return products.contains { $0.contains("PackageTests") }
+  }
 
   /// Builds every target, tests included.
   ///

@@ -27,14 +27,19 @@ final class StubCommandRunner: CommandRunning {
 struct TemporaryWorkspace: ~Copyable {
   let workspace: Workspace
 
-  init(withDoc: Bool = true) throws {
+  init(withDoc: Bool = true, built: Bool = true) throws {
     let root = FileManager.default.temporaryDirectory
       .appendingPathComponent("course-\(UUID().uuidString)")
-    var folders = ["Lessons/01-Intro", "Solutions/01-Intro", "Tests/01-Intro", "Tests/SolutionLinks/01-Intro", "Docs"]
-    folders.append(".build")
+    let folders = [
+      "Lessons/01-Intro", "Solutions/01-Intro", "Tests/01-Intro", "Tests/SolutionLinks/01-Intro", "Docs",
+      ".build/debug/IntroPackageTests.xctest",
+    ]
     for folder in folders {
       try FileManager.default.createDirectory(
         at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    if !built {
+      try FileManager.default.removeItem(at: root.appendingPathComponent(".build/debug/IntroPackageTests.xctest"))
     }
     try Data().write(to: root.appendingPathComponent("Package.swift"))
     if withDoc { try Data("# Intro".utf8).write(to: root.appendingPathComponent("Docs/01-Intro.md")) }
@@ -133,6 +138,16 @@ struct CourseTests {
     #expect(solved.output.contains("✔ solved"))
     #expect(solved.output.contains("1 of 1 solved"))
     #expect(solved.output.contains("Every stage is solved."))
+  }
+
+  @Test func saysWhenTheFirstBuildWillTakeAWhile() throws {
+    let fresh = try TemporaryWorkspace(built: false)
+    let first = run(.status, in: fresh, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    #expect(first.output.contains("First build: compiling the whole course takes a few minutes."))
+    let built = try TemporaryWorkspace()
+    let later = run(.status, in: built, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    #expect(!later.output.contains("First build"))
+    #expect(later.output.contains("Building… 2/2"), "progress off a terminal is printed as lines")
   }
 
   @Test func findsTheWorkspaceFromASubfolder() throws {
