@@ -77,7 +77,11 @@ public struct StageVerdict: Sendable, Equatable {
     let module = stage.solutionModule
     switch result.ending {
     case .crashed(let reason):
-      return Check(ok: false, text: "\(module)'s suite crashed before it finished (\(reason))")
+      return Check(
+        ok: false,
+        text:
+          "\(module)'s suite crashed before it finished (\(reason)). Output: \(SwiftPackage.logPath(of: "\(module)Tests"))"
+      )
     case .timedOut:
       return Check(ok: false, text: "\(module)'s suite did not finish in time")
     case .finished where result.total == 0:

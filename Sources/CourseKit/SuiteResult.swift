@@ -45,8 +45,12 @@ public struct SuiteResult: Sendable, Equatable {
     var total: Int?
     var failed: [String] = []
     var lastLines: [String] = []
+    var crashLine: String?
     for line in output.split(whereSeparator: \.isNewline).map(String.init) {
       lastLines = Array((lastLines + [line]).suffix(5))
+      if crashLine == nil, line.contains("Fatal error") || line.contains("Program crashed") {
+        crashLine = line.trimmingCharacters(in: .whitespaces)
+      }
       if let range = line.range(of: "Test run with ") {
         let count = line[range.upperBound...].prefix { $0.isNumber }
         total = Int(count)
@@ -59,7 +63,7 @@ public struct SuiteResult: Sendable, Equatable {
     }
     if timedOut { return SuiteResult(total: total ?? 0, failedTests: failed, ending: .timedOut) }
     guard let total else {
-      let reason = lastLines.last { $0.contains("signal") || $0.contains("error") } ?? lastLines.last
+      let reason = crashLine ?? lastLines.last { $0.contains("signal") || $0.contains("error") } ?? lastLines.last
       return SuiteResult(total: 0, failedTests: failed, ending: .crashed(reason ?? "no output"))
     }
     return SuiteResult(total: total, failedTests: failed, ending: .finished)

@@ -49,13 +49,21 @@ public struct SwiftPackage: Sendable {
   }
 
   /// Runs the tests of one test module, such as `Lesson01Tests`, on the built package.
+  ///
+  /// The whole output is kept in `.build/course/<module>.log` for a closer look.
   public func runSuite(_ testModule: String) throws -> SuiteResult {
     let result = try runner.run(
       ["swift", "test", "--skip-build", "--filter", "\(testModule)\\."],
       in: workspace.root, timeout: suiteTimeout
     ) { _ in }
+    let logs = workspace.url(".build/course")
+    try? FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    try? Data(result.output.utf8).write(to: logs.appendingPathComponent("\(testModule).log"))
     return SuiteResult.parse(result.output, timedOut: result.timedOut)
   }
+
+  /// Where `runSuite` keeps the output of a test module's last run.
+  public static func logPath(of testModule: String) -> String { ".build/course/\(testModule).log" }
 
   /// Whether the stage's lesson files differ from what git has committed,
   /// or `nil` when git cannot tell (no repository, no git).

@@ -33,7 +33,7 @@ struct SuiteResultTests {
       error: Exited with unexpected signal code 4
       """
     let result = SuiteResult.parse(output)
-    #expect(result.ending == .crashed("error: Exited with unexpected signal code 4"))
+    #expect(result.ending == .crashed("Fatal error: Unexpectedly found nil while unwrapping an Optional value"))
     #expect(!result.allPassed)
   }
 
