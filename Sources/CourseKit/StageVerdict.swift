@@ -58,7 +58,9 @@ public struct StageVerdict: Sendable, Equatable {
     switch result.ending {
     case .crashed(let reason):
       return Check(
-        ok: false, text: "\(module)'s suite crashed before it finished (\(reason)); a lesson must fail, not crash")
+        ok: false,
+        text: "\(module)'s suite crashed before it finished (\(reason)); a lesson must fail, not crash. "
+          + "Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
     case .timedOut:
       return Check(ok: false, text: "\(module)'s suite did not finish in time; a lesson must fail fast, never hang")
     case .finished where result.total == 0:
