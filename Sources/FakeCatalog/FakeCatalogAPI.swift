@@ -1,5 +1,6 @@
 import CourseClock
 import CourseFixtures
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -78,7 +79,10 @@ public final class FakeCatalogAPI: Sendable {
 
   deinit {
     if let host = baseURL.host { FakeCatalogRegistry.unregister(host: host) }
-    session.invalidateAndCancel()
+    // The last reference can go away on the session's own queue (inside the URL
+    // protocol); invalidating there would wait on that queue and trap. Hop off it.
+    let session = session
+    DispatchQueue.global().async { session.finishTasksAndInvalidate() }
   }
 
   // MARK: What the API holds and has seen

@@ -93,12 +93,14 @@ final class FakeCatalogURLProtocol: URLProtocol {
 
   override func startLoading() {
     let recorded = request.recorded()
-    guard let api = FakeCatalogRegistry.api(for: recorded.url) else {
-      client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
-      return
-    }
     let this = Unchecked(value: self)
+    // The API is looked up inside the task, so this method, which runs on the
+    // session's queue, never holds the last reference to it.
     let task = Task {
+      guard let api = FakeCatalogRegistry.api(for: recorded.url) else {
+        this.value.deliver(.failure(URLError(.cannotFindHost)), for: recorded.url)
+        return
+      }
       let outcome = await api.handle(recorded)
       guard !Task.isCancelled else { return }
       this.value.deliver(outcome, for: recorded.url)
