@@ -38,7 +38,8 @@ struct ProductDTOTests {
   @Test(arguments: [(1, "9.99"), (2, "19.99"), (78, "1999.99"), (123, "1099.99"), (170, "36999.99")])
   func keepsPricesAsExactMoney(id: Int, price: String) throws {
     let products = try #require(try? mapAllRecords(), guide.task(2, "the 194 records must map first"))
-    let product = try #require(products.first { $0.id == id })
+    let product = try #require(
+      products.first { $0.id == id }, guide.task(2, "product \(id) should be among the mapped products"))
     #expect(
       product.price == Decimal(string: price),
       guide.task(
@@ -50,7 +51,7 @@ struct ProductDTOTests {
 
   @Test func carriesTheFieldsTheAppShows() throws {
     let products = try #require(try? mapAllRecords(), guide.task(2, "the 194 records must map first"))
-    let first = try #require(products.first)
+    let first = try #require(products.first, guide.task(2, "the mapped products should not be empty"))
     let expected = Product(
       id: 1, title: "Essence Mascara Lash Princess",
       description: first.description, category: "beauty", price: Decimal(string: "9.99")!,

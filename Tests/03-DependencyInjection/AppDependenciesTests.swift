@@ -36,7 +36,13 @@ struct AppDependenciesTests {
   }
 
   @Test func liveWiringDefaultsToTheRealCatalog() {
-    #expect(AppDependencies.catalogURL.absoluteString == "https://dummyjson.com")
+    #expect(
+      AppDependencies.catalogURL.absoluteString == "https://dummyjson.com",
+      guide.task(
+        5,
+        "the live wiring's default base URL should be the real Catalog API, https://dummyjson.com, got \(AppDependencies.catalogURL)"
+      )
+    )
   }
 
   @Test func previewWiringShowsCannedProductsWithoutANetwork() async {
