@@ -83,12 +83,12 @@ for stage in stages {
     .target(name: solution, dependencies: stage.uses, path: "Solutions/\(stage.folder)"),
     .testTarget(
       name: "\(lesson)Tests",
-      dependencies: [.target(name: lesson)] + testSupport,
+      dependencies: [.target(name: lesson)] + stage.uses + testSupport,
       path: "Tests/\(stage.folder)"
     ),
     .testTarget(
       name: "\(solution)Tests",
-      dependencies: [.target(name: solution)] + testSupport,
+      dependencies: [.target(name: solution)] + stage.uses + testSupport,
       path: "Tests/SolutionLinks/\(stage.folder)",
       swiftSettings: [.define("SOLUTION")]
     ),
@@ -97,7 +97,8 @@ for stage in stages {
 
 // Benchmarks of the reference solutions; see Sources/Benchmarks/main.swift.
 package.targets.append(
-  .executableTarget(name: "benchmarks", dependencies: ["Solution04", "CourseFixtures"], path: "Sources/Benchmarks")
+  .executableTarget(
+    name: "benchmarks", dependencies: ["Solution04", "CourseFixtures", "CourseSQLite"], path: "Sources/Benchmarks")
 )
 
 // MARK: - Settings for every target (keep this after all target declarations)

@@ -6,6 +6,7 @@
 // `-enable-testing` lets this target reach the solutions' internal types.
 
 import CourseFixtures
+import CourseSQLite
 import Foundation
 
 @testable import Solution04
@@ -22,10 +23,6 @@ func medianMilliseconds(runs: Int, _ body: () async throws -> Void) async rethro
 
 func temporaryPath(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(name)-\(UUID().uuidString).sqlite").path
-}
-
-func remove(_ path: String) {
-  for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
 /// Quotes text as an SQL string literal, for the sqlite3 shell's script only.
@@ -50,7 +47,7 @@ print("Saving \(count) products, median of \(runs) runs, release build")
 
 let firstSave = try await medianMilliseconds(runs: runs) {
   let path = temporaryPath("first")
-  defer { remove(path) }
+  defer { SQLiteConnection.removeDatabase(atPath: path) }
   try await SQLiteProductLocalDataSource(path: path).save(products)
 }
 print(String(format: "  SQLiteProductLocalDataSource.save, new file:        %8.1f ms", firstSave))
@@ -62,7 +59,7 @@ let secondSave = try await medianMilliseconds(runs: runs) { try await local.save
 print(String(format: "  SQLiteProductLocalDataSource.save, same rows again: %8.1f ms", secondSave))
 let readAll = try await medianMilliseconds(runs: runs) { _ = try await local.products() }
 print(String(format: "  SQLiteProductLocalDataSource.products(), all rows:  %8.1f ms", readAll))
-remove(path)
+SQLiteConnection.removeDatabase(atPath: path)
 
 // The same rows through the sqlite3 shell: one script, one transaction.
 var script = "PRAGMA journal_mode = WAL;\nBEGIN;\n"
@@ -88,7 +85,7 @@ defer { try? FileManager.default.removeItem(at: scriptURL) }
 
 let shell = try await medianMilliseconds(runs: runs) {
   let path = temporaryPath("shell")
-  defer { remove(path) }
+  defer { SQLiteConnection.removeDatabase(atPath: path) }
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = ["sqlite3", path, ".read \(scriptURL.path)"]

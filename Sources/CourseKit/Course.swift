@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `course` command-line tool: parses arguments, runs a command, returns the exit status.
 ///
@@ -167,13 +168,19 @@ public struct Course: Sendable {
     progressLine("Building…")
     let isTerminal = isTerminal
     let write = write
-    let lastShown = LastShown()
+    // Off a terminal, one line per tenth of the build is enough.
+    let lastTenth = Mutex(-1)
     try package.build { done, total in
       if isTerminal {
         write("\r\u{1B}[2KBuilding… \(done)/\(total)")
-      } else if lastShown.shouldShow(done: done, total: total) {
-        write("Building… \(done)/\(total)\n")
+        return
       }
+      let tenth = total == 0 ? 0 : done * 10 / total
+      let isNewTenth = lastTenth.withLock { last in
+        defer { last = max(last, tenth) }
+        return tenth > last
+      }
+      if isNewTenth { write("Building… \(done)/\(total)\n") }
     }
     progressLine(nil)
   }
@@ -185,16 +192,4 @@ public struct Course: Sendable {
   }
 
   private func say(_ text: String) { write(text + "\n") }
-}
-
-/// Throttles build progress off a terminal to about one line per tenth of the build.
-private final class LastShown: @unchecked Sendable {
-  // `@unchecked Sendable`: the build's single reader thread is the only caller.
-  private var tenth = -1
-
-  func shouldShow(done: Int, total: Int) -> Bool {
-    let current = total == 0 ? 0 : done * 10 / total
-    defer { tenth = max(tenth, current) }
-    return current > tenth
-  }
 }

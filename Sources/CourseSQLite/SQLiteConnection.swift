@@ -137,6 +137,14 @@ public final class SQLiteConnection {
     return applied
   }
 
+  /// Deletes a database file together with the write-ahead log and shared-memory
+  /// files SQLite keeps beside it in WAL mode. Missing files are not an error.
+  ///
+  /// Close every connection to the file first.
+  public static func removeDatabase(atPath path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
+
   /// How many rows the last INSERT, UPDATE or DELETE changed.
   public var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -1,4 +1,5 @@
 import CourseFixtures
+import CourseSQLite
 import Foundation
 import StageTesting
 import Testing
@@ -49,9 +50,7 @@ struct TemporaryDatabase: ~Copyable {
   let path = FileManager.default.temporaryDirectory
     .appendingPathComponent("stage04-\(UUID().uuidString).sqlite").path
 
-  deinit {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-  }
+  deinit { SQLiteConnection.removeDatabase(atPath: path) }
 }
 
 extension Product {

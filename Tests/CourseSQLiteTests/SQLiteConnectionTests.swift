@@ -132,9 +132,7 @@ struct SQLiteConnectionTests {
 
   @Test func keepsDataInAFileAcrossConnections() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("keep-\(UUID().uuidString).sqlite")
-    defer {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-    }
+    defer { SQLiteConnection.removeDatabase(atPath: url.path) }
     do {
       let db = try SQLiteConnection(path: url.path)
       try db.execute("CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('kept')")

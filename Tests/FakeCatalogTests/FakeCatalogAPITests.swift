@@ -181,10 +181,9 @@ struct FakeCatalogAPITests {
       }
       try await group.waitForAll()
     }
-    for (index, api) in apis.enumerated() {
+    for api in apis {
       #expect(api.requests.map(\.path) == ["/products/1", "/products/2", "/products/3"])
       #expect(api.requests.allSatisfy { $0.url.host == api.baseURL.host })
-      _ = index
     }
   }
 
