@@ -20,11 +20,12 @@ public struct SwiftPackage: Sendable {
 
   /// Whether the tests have been built before; the first build is the slow one.
   ///
-  /// `swift run course` creates `.build` for the tool alone, so look for the
-  /// test bundle (`…PackageTests.xctest` on Linux and macOS alike).
+  /// `swift run course` creates `.build` (and an empty `…PackageTests.build`) for
+  /// the tool alone, so look for the test product, `…PackageTests.xctest` on
+  /// Linux and macOS alike.
   public var hasBeenBuilt: Bool {
     let products = (try? FileManager.default.contentsOfDirectory(atPath: workspace.url(".build/debug").path)) ?? []
-    return products.contains { $0.contains("PackageTests") }
+    return products.contains { $0.hasSuffix("PackageTests.xctest") }
   }
 
   /// Builds every target, tests included.
