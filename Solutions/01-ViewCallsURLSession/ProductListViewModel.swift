@@ -5,18 +5,18 @@ import Observation
   import FoundationNetworking
 #endif
 
-/// The product list screen's view model, with stage 01's four bugs fixed in place.
+/// The product list screen's view model, with the five bugs of stage 01's tasks fixed in place.
 ///
 /// It still builds the URL, calls URLSession and decodes JSON itself. That is
 /// the pain stage 02 removes: every test of this type needs an HTTP fake.
 @MainActor
 @Observable
 final class ProductListViewModel {
-  /// What the list shows. A failed load keeps what was there before.
+  /// What the list shows. A failed or cancelled load keeps what was there before.
   private(set) var products: [Product] = []
   /// Whether a spinner should be on screen; false again once a load ends, however it ends.
   private(set) var isLoading = false
-  /// What went wrong, in words for the user; `nil` when the last load succeeded.
+  /// What went wrong, in words for the user; `nil` after a successful load, kept through a cancelled one.
   private(set) var errorMessage: String?
 
   private let baseURL: URL
@@ -57,6 +57,11 @@ final class ProductListViewModel {
       products = try JSONDecoder().decode(ProductsResponse.self, from: data).products
       // Task 5: a successful retry clears the old error.
       errorMessage = nil
+    } catch let error as URLError where error.code == .cancelled {
+      // Task 3: cancelled is not failed. SwiftUI cancels `.task` and `.refreshable`
+      // when the view goes away; leave the screen as it was and say nothing.
+    } catch is CancellationError {
+      // The same, when Swift's own cancellation check throws first.
     } catch let error as URLError where error.code == .notConnectedToInternet {
       // Task 3: a failure is not an empty catalog; say what happened.
       errorMessage = "You are offline. Check your connection and try again."
