@@ -19,7 +19,7 @@ struct AppDependencies: Sendable {
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
   static func live(baseURL: URL = catalogURL, session: URLSession = .shared) -> AppDependencies {
-    // TODO: Task 5. Build URLSessionProductRemoteDataSource(baseURL:session:) and
+    // TODO: Task 7. Build URLSessionProductRemoteDataSource(baseURL:session:) and
     // wrap it in DefaultProductRepository.
     AppDependencies(
       productRepository: UnwiredProductRepository(
@@ -27,7 +27,7 @@ struct AppDependencies: Sendable {
   }
 
   /// Canned products and no network, for SwiftUI previews.
-  // TODO: Task 5. Use PreviewProductRepository.
+  // TODO: Task 7. Use PreviewProductRepository.
   static let preview = AppDependencies(
     productRepository: UnwiredProductRepository(hint: "AppDependencies.preview should use PreviewProductRepository"))
 
@@ -69,15 +69,15 @@ struct PreviewProductRepository: ProductRepository {
   }
 }
 
-/// Stands in until Task 5 wires the real thing: every call throws `NotDoneYet`.
+/// Stands in until Task 7 wires the real thing: every call throws `NotDoneYet`.
 struct UnwiredProductRepository: ProductRepository {
   let hint: String
 
   func products() async throws -> [Product] {
-    throw NotDoneYet("Task 5", in: "Docs/03-DependencyInjection.md", hint)
+    throw NotDoneYet("Task 7", in: "Docs/03-DependencyInjection.md", hint)
   }
 
   func product(id: Int) async throws -> Product {
-    throw NotDoneYet("Task 5", in: "Docs/03-DependencyInjection.md", hint)
+    throw NotDoneYet("Task 7", in: "Docs/03-DependencyInjection.md", hint)
   }
 }

@@ -31,14 +31,16 @@ final class ProductListViewModel {
   }
 
   /// Loads the products. A call while a load is running returns at once and
-  /// starts no second fetch.
+  /// starts no second fetch. A cancelled load puts back the state it found.
   func load() async {
-    // TODO: Task 2. Go to .loading, ask the repository, and end in .loaded,
+    // TODO: Task 3. Go to .loading, ask the repository, and end in .loaded,
     // .empty or .failed(Self.message(for: error)).
-    // TODO: Task 3. Return at once when a load is already running.
+    // TODO: Task 4. When the repository throws CancellationError, put back the
+    // state load() found, and show no message.
+    // TODO: Task 5. Return at once when a load is already running.
     state = .failed(
       NotDoneYet(
-        "Task 2", in: "Docs/03-DependencyInjection.md",
+        "Task 3", in: "Docs/03-DependencyInjection.md",
         "load() should move through .loading to .loaded, .empty or .failed"
       )
       .description)
@@ -46,8 +48,8 @@ final class ProductListViewModel {
 
   /// Loads again after a failure; the Try Again button calls it.
   func retry() async {
-    // TODO: Task 4. Load again.
-    state = .failed(NotDoneYet("Task 4", in: "Docs/03-DependencyInjection.md", "retry() should load again").description)
+    // TODO: Task 6. Load again.
+    state = .failed(NotDoneYet("Task 6", in: "Docs/03-DependencyInjection.md", "retry() should load again").description)
   }
 
   /// The sentence a user reads for a failure.

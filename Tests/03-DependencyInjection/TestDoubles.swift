@@ -7,13 +7,16 @@ import Testing
   @testable import Lesson03
 #endif
 
-// Test doubles, named by role. They live with the tests, never in the app.
+// Test doubles, named by role. They live with the tests, never in the app; the
+// one you write in Task 2, SpyProductRepository, sits in the lesson folder only
+// because this folder is compiled against both the lesson and the solution.
 
 /// Stub: canned answers, nothing recorded.
 struct StubProductRepository: ProductRepository {
-  var answer: Result<[Product], RemoteDataSourceError>
+  var answer: Result<[Product], any Error>
 
   func products() async throws -> [Product] { try answer.get() }
+
   func product(id: Int) async throws -> Product {
     guard let product = try answer.get().first(where: { $0.id == id }) else {
       throw RemoteDataSourceError.http(status: 404, message: nil)
@@ -22,47 +25,41 @@ struct StubProductRepository: ProductRepository {
   }
 }
 
-/// Spy: records every call, answers from a script, and can hold calls until the
-/// test releases them, so a test can look at the screen while a load is running.
-actor SpyProductRepository: ProductRepository {
-  private(set) var productsCallCount = 0
-  private var answers: [Result<[Product], RemoteDataSourceError>]
-  private var holdsCalls: Bool
+/// Holds every call to `products()` at a gate until the test calls `release()`,
+/// then lets the repository it wraps answer. A test uses it to look at the
+/// screen, or start a second load, while a load is certainly running.
+actor HoldingProductRepository: ProductRepository {
+  private let wrapped: any ProductRepository
+  private var isHolding = true
   private var held: [CheckedContinuation<Void, Never>] = []
-  /// Yields once per call to `products()`.
-  nonisolated let calls: AsyncStream<Void>
+  /// Yields once per call to `products()`, as the call reaches the gate.
+  private nonisolated let calls: AsyncStream<Void>
   private let callsContinuation: AsyncStream<Void>.Continuation
 
-  /// - Parameters:
-  ///   - answers: One answer per call; the last one repeats.
-  ///   - holdsCalls: Whether calls wait for `release()` before answering.
-  init(answers: [Result<[Product], RemoteDataSourceError>], holdsCalls: Bool = false) {
-    precondition(!answers.isEmpty, "a spy needs at least one answer")
-    self.answers = answers
-    self.holdsCalls = holdsCalls
+  init(wrapping wrapped: any ProductRepository) {
+    self.wrapped = wrapped
     (calls, callsContinuation) = AsyncStream.makeStream(of: Void.self)
   }
 
   func products() async throws -> [Product] {
-    productsCallCount += 1
-    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
     callsContinuation.yield()
-    if holdsCalls { await withCheckedContinuation { held.append($0) } }
-    return try answer.get()
+    if isHolding { await withCheckedContinuation { held.append($0) } }
+    return try await wrapped.products()
   }
 
   func product(id: Int) async throws -> Product {
-    throw RemoteDataSourceError.http(status: 404, message: nil)
+    try await wrapped.product(id: id)
   }
 
-  /// Lets every held call answer, and answers later calls at once.
+  /// Opens the gate: every held call goes on, and later calls pass at once.
   func release() {
-    holdsCalls = false
+    isHolding = false
     for call in held { call.resume() }
     held.removeAll()
   }
 
-  /// Returns at the next call to `products()` not yet waited for, or early when cancelled.
+  /// Returns at the next call to `products()` not yet waited for, or early when
+  /// the waiting task is cancelled, so `waitFor(_:unlessFinished:)` can stop it.
   nonisolated func nextCall() async {
     var iterator = calls.makeAsyncIterator()
     _ = await iterator.next()
@@ -71,27 +68,31 @@ actor SpyProductRepository: ProductRepository {
 
 /// Unimplemented: fails the test if anything calls it.
 struct UnimplementedProductRepository: ProductRepository {
+  /// Thrown after the issue is recorded, so the caller stops.
+  struct UnexpectedCall: Error {}
+
   func products() async throws -> [Product] {
     Issue.record("UnimplementedProductRepository.products() was called; this test expects no fetch")
-    throw CancellationError()
+    throw UnexpectedCall()
   }
 
   func product(id: Int) async throws -> Product {
     Issue.record("UnimplementedProductRepository.product(id:) was called; this test expects no fetch")
-    throw CancellationError()
+    throw UnexpectedCall()
   }
 }
 
-/// Spy on the data source, for the repository's own tests.
+/// Spy on the data source, for the repository's own tests: it records every
+/// request and answers from one page.
 actor SpyProductRemoteDataSource: ProductRemoteDataSource {
-  private(set) var pageRequests: [(limit: Int, skip: Int)] = []
+  private(set) var pageRequests: [String] = []
   private(set) var productRequests: [Int] = []
   let page: ProductPage
 
   init(page: ProductPage) { self.page = page }
 
   func products(limit: Int, skip: Int) async throws -> ProductPage {
-    pageRequests.append((limit, skip))
+    pageRequests.append("limit \(limit), skip \(skip)")
     return page
   }
 
