@@ -31,15 +31,20 @@ final class ProductListViewModel {
   }
 
   /// Loads the products. A call while a load is running returns at once and
-  /// starts no second fetch.
+  /// starts no second fetch. A cancelled load puts back the state it found.
   func load() async {
     guard !isFetching else { return }
     isFetching = true
     defer { isFetching = false }
+    let before = state
     state = .loading
     do {
       let products = try await repository.products()
       state = products.isEmpty ? .empty : .loaded(products)
+    } catch is CancellationError {
+      // Cancelled is not failed: SwiftUI cancels `.task` and `.refreshable`
+      // whenever the view goes away. Show what was there and say nothing.
+      state = before
     } catch {
       state = .failed(Self.message(for: error))
     }
