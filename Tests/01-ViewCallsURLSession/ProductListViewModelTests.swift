@@ -53,6 +53,21 @@ struct ProductListViewModelTests {
     )
   }
 
+  @Test func buildsTheURLFromABaseURLEndingInASlash() async throws {
+    let base = try #require(URL(string: api.baseURL.absoluteString + "/"))
+    let viewModel = ProductListViewModel(baseURL: base, session: api.session)
+    await viewModel.load()
+    let requests = api.requests + api.sharedSessionRequests
+    let sent = requests.map { "\($0.url.path)?\($0.url.query ?? "")" }
+    #expect(
+      requests.map(\.path) == ["/products"] && requests.map { $0.query("limit") } == ["30"],
+      guide.task(
+        1,
+        "with the base URL \(base), load() should request /products?limit=30, one slash and all; it requested \(sent). Build the URL with URLComponents, not by gluing strings"
+      )
+    )
+  }
+
   @Test func showsTheFirstPageOfProducts() async {
     let viewModel = makeViewModel()
     await viewModel.load()
