@@ -13,7 +13,8 @@ import Synchronization
 /// its session claims every host, `https://dummyjson.com` included.
 final class CatalogRequestRecorder: URLProtocol {
   /// Every URL requested through `makeSession()`'s sessions, oldest first.
-  /// One test uses it; a second one would need its own recorder type.
+  /// One test uses it, reading only what it added; a second test running at the
+  /// same time would need its own recorder type.
   static var requestedURLs: [URL] { requested.withLock { $0 } }
 
   private static let requested = Mutex<[URL]>([])
