@@ -25,6 +25,7 @@ let stages: [Stage] = [
   Stage(number: "02", name: "DataSources"),
   Stage(number: "03", name: "DependencyInjection"),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
+  Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
 ]
 
 // MARK: - Infrastructure

@@ -1,0 +1,13 @@
+/// What the app asks for products. View models depend on this protocol and
+/// nothing below it: not on data sources, DTOs, URLs or URLErrors.
+protocol ProductRepository: Sendable {
+  /// The products the list screen shows: the first page of the catalog.
+  ///
+  /// - Throws: `RemoteDataSourceError`.
+  func products() async throws -> [Product]
+
+  /// One product by id.
+  ///
+  /// - Throws: `RemoteDataSourceError`, `.http(status: 404, …)` when there is none.
+  func product(id: Int) async throws -> Product
+}
