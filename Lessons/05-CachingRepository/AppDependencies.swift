@@ -12,14 +12,22 @@ import Foundation
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
-  /// The real chain: URLSession → remote data source → repository.
+  /// The real chain: URLSession → remote data source, SQLite store → caching repository.
   ///
+  /// Stage 05: the repository caches in memory and in the SQLite file at
+  /// `databasePath`, and reads the wall clock here, the one place that calls `Date()`.
   /// - Parameters:
+  ///   - databasePath: The SQLite file of the disk cache, such as one in Application Support.
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
-  static func live(baseURL: URL = catalogURL, session: URLSession = .shared) -> AppDependencies {
+  /// - Throws: `SQLiteError` when the file can't be opened or migrated.
+  static func live(databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared) throws
+    -> AppDependencies
+  {
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session)
-    return AppDependencies(productRepository: DefaultProductRepository(remote: remote))
+    let store = try SQLiteProductLocalDataSource(path: databasePath)
+    let repository = CachingProductRepository(remote: remote, store: store, now: { Date() })
+    return AppDependencies(productRepository: repository)
   }
 
   /// Canned products and no network, for SwiftUI previews.
@@ -53,12 +61,17 @@ struct PreviewProductRepository: ProductRepository {
       stock: 8, brand: nil, thumbnail: nil, updatedAt: Date(timeIntervalSince1970: 1_746_006_062.053)),
   ]
 
-  func products() async throws -> [Product] { Self.products }
+  /// Stage 05: when the canned products were "fetched".
+  static let fetchedAt = Date(timeIntervalSince1970: 1_746_006_062.053)
 
-  func product(id: Int) async throws -> Product {
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    RepositoryAnswer(value: Self.products, origin: .memory, fetchedAt: Self.fetchedAt, isStale: false)
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
     guard let product = Self.products.first(where: { $0.id == id }) else {
       throw RemoteDataSourceError.http(status: 404, message: "Product with id '\(id)' not found")
     }
-    return product
+    return RepositoryAnswer(value: product, origin: .memory, fetchedAt: Self.fetchedAt, isStale: false)
   }
 }

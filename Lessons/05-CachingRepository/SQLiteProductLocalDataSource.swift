@@ -5,7 +5,8 @@ import CourseSQLite
 /// It keeps the protocol of stage 02, so nothing above the data layer changes.
 /// The actor serializes every use of its one connection.
 actor SQLiteProductLocalDataSource: ProductLocalDataSource {
-  private let database: SQLiteConnection
+  // Stage 05: not private, so SQLiteProductLocalDataSource+Cache.swift can use it.
+  let database: SQLiteConnection
 
   /// Opens (or creates) the database at `path`, or `":memory:"`, and brings its schema up to date.
   ///
@@ -42,9 +43,12 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
         ALTER TABLE products ADD COLUMN brand TEXT;
         CREATE INDEX products_newest_first ON products (updated_at DESC, id);
         """),
+    // Stage 05. Version 3: the cache remembers when each product and each list was fetched.
+    SQLiteMigration(version: 3, sql: cacheMigrationSQL),
   ]
 
-  private static let upsert = """
+  // Stage 05: not private, so SQLiteProductLocalDataSource+Cache.swift can reuse it.
+  static let upsert = """
     INSERT INTO products (\(ProductRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(id) DO UPDATE SET
       title = excluded.title, description = excluded.description, category = excluded.category,

@@ -34,8 +34,9 @@ actor CachingProductRepository: ProductRepository {
   private var memoryList: CacheEntry<[Product]>?
   private var memoryProducts: [Int: CacheEntry<Product>] = [:]
 
-  private let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
-  private let productFlights = RequestCoalescer<Fetch, CacheEntry<Product>>()
+  /// The network requests in flight; not private, so tests can wait for callers to join.
+  let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
+  let productFlights = RequestCoalescer<Fetch, CacheEntry<Product>>()
   private var revalidations: [Resource: Task<Void, Never>] = [:]
 
   /// - Parameters:

@@ -13,13 +13,18 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
   }
 
-  private var flights: [Key: Flight] = [:]
+  private var flights: [Key: Flight] = [:] {
+    didSet { wakeObservers() }
+  }
   private var lastID: UInt64 = 0
 
   init() {}
 
   /// How many shared operations are running now.
   var inFlightCount: Int { flights.count }
+
+  /// How many callers are waiting now, over every key.
+  var waiterCount: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
 
   /// Returns the result of the running operation for `key`, starting
   /// `operation` when none is running.
@@ -76,10 +81,45 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
   /// Lets one caller go with `CancellationError`; cancels the run when it was the last.
   private func cancel(_ waiter: UInt64, for key: Key) {
     guard let continuation = flights[key]?.waiters.removeValue(forKey: waiter) else { return }
-    continuation.resume(throwing: CancellationError())
     if let flight = flights[key], flight.waiters.isEmpty {
       flights[key] = nil
+      // Cancelled before the last caller hears back, so the caller never sees a run still going.
       flight.task.cancel()
+    }
+    continuation.resume(throwing: CancellationError())
+  }
+
+  // MARK: Watching the callers, for tests (finished code)
+
+  private var observers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+  /// Returns once at least `count` callers are waiting, or when the calling task is cancelled.
+  ///
+  /// Tests call it to know that every caller has joined before they let the shared operation answer.
+  func waitForWaiters(count: Int) async {
+    let id = makeID()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled || waiterCount >= count {
+          continuation.resume()
+        } else {
+          observers[id] = (count, continuation)
+        }
+      }
+    } onCancel: {
+      Task { await self.stopObserving(id) }
+    }
+  }
+
+  private func stopObserving(_ id: UInt64) {
+    observers.removeValue(forKey: id)?.continuation.resume()
+  }
+
+  private func wakeObservers() {
+    let waiting = waiterCount
+    for (id, observer) in observers where observer.count <= waiting {
+      observers[id] = nil
+      observer.continuation.resume()
     }
   }
 }
