@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// The app's repository: it answers from memory, from the disk store or from the
 /// network, as the caller's `CachePolicy` and the data's `MaxAge` decide.
@@ -89,28 +90,16 @@ actor CachingProductRepository: ProductRepository {
   ///
   /// A failed disk read counts as a miss and is reported as `.readFailed`.
   func cachedList() async throws -> (entry: CacheEntry<[Product]>, origin: Origin)? {
-    if let memoryList { return (memoryList, .memory) }
-    do {
-      guard let entry = try await store.cachedList() else { return nil }
-      keepInMemory(list: entry)
-      return (entry, .disk)
-    } catch {
-      diagnostics(.readFailed(error))
-      return nil
-    }
+    // TODO: Task 3. memoryList first (origin .memory); otherwise store.cachedList()
+    // (origin .disk), kept in memory with keepInMemory(list:). A read that throws
+    // is a miss: report .readFailed through diagnostics and return nil.
+    throw NotDoneYet("Task 3", in: "Docs/05-CachingRepository.md", "cachedList() should read memory, then disk")
   }
 
   /// The cached product and its tier, found alone or in a cached list.
   func cachedProduct(id: Int) async throws -> (entry: CacheEntry<Product>, origin: Origin)? {
-    if let entry = memoryProducts[id] { return (entry, .memory) }
-    do {
-      guard let entry = try await store.cachedProduct(id: id) else { return nil }
-      keepInMemory(product: entry)
-      return (entry, .disk)
-    } catch {
-      diagnostics(.readFailed(error))
-      return nil
-    }
+    // TODO: Task 3. The same for memoryProducts[id] and store.cachedProduct(id:).
+    throw NotDoneYet("Task 3", in: "Docs/05-CachingRepository.md", "cachedProduct(id:) should read memory, then disk")
   }
 
   /// Keeps a list, and each of its products, in memory unless memory holds something newer.
@@ -132,21 +121,14 @@ actor CachingProductRepository: ProductRepository {
   /// Keeps a network answer in memory and writes it to the disk store; a failed
   /// write is reported as `.writeFailed`, never thrown.
   func remember(list entry: CacheEntry<[Product]>) async throws {
-    keepInMemory(list: entry)
-    do {
-      try await store.saveList(entry.value, fetchedAt: entry.fetchedAt)
-    } catch {
-      diagnostics(.writeFailed(error))
-    }
+    // TODO: Task 4. keepInMemory(list:), then store.saveList(_:fetchedAt:); a save
+    // that throws is reported as .writeFailed, and this function returns normally.
+    throw NotDoneYet("Task 4", in: "Docs/05-CachingRepository.md", "remember(list:) should write memory and disk")
   }
 
   func remember(product entry: CacheEntry<Product>) async throws {
-    keepInMemory(product: entry)
-    do {
-      try await store.saveProduct(entry.value, fetchedAt: entry.fetchedAt)
-    } catch {
-      diagnostics(.writeFailed(error))
-    }
+    // TODO: Task 4. The same for one product.
+    throw NotDoneYet("Task 4", in: "Docs/05-CachingRepository.md", "remember(product:) should write memory and disk")
   }
 
   // MARK: Task 5: decide by policy
@@ -163,37 +145,12 @@ actor CachingProductRepository: ProductRepository {
     cached: () async throws -> (entry: CacheEntry<Value>, origin: Origin)?,
     fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
   ) async throws -> RepositoryAnswer<Value> {
-    switch policy {
-    case .networkOnly:
-      return Self.fromNetwork(try await fetch(false))
-    case .cacheOnly:
-      guard let usable = try await servable(cached, maxAge: maxAge) else { throw CacheError.nothingCached }
-      return usable
-    case .networkFirst:
-      do {
-        return Self.fromNetwork(try await fetch(true))
-      } catch {
-        guard !(error is CancellationError), !Task.isCancelled else { throw error }
-        guard var fallback = try await servable(cached, maxAge: maxAge) else { throw error }
-        fallback.isStale = true
-        return fallback
-      }
-    case .cacheFirst:
-      let usable = try await servable(cached, maxAge: maxAge)
-      if let usable, !usable.isStale { return usable }
-      do {
-        return Self.fromNetwork(try await fetch(true))
-      } catch {
-        guard !(error is CancellationError), !Task.isCancelled, let usable else { throw error }
-        return usable
-      }
-    case .staleWhileRevalidate:
-      if let usable = try await servable(cached, maxAge: maxAge) {
-        if usable.isStale { try revalidate(resource, fetch: fetch) }
-        return usable
-      }
-      return Self.fromNetwork(try await fetch(true))
-    }
+    // TODO: Task 5. Switch over `policy`, as the table in the doc says. Read the
+    // cache with servable(cached, maxAge:), ask the network with fetch(true)
+    // (fetch(false) for network-only), and turn its entry into an answer with
+    // Self.fromNetwork(_:). Never fall back to the cache on CancellationError.
+    // For stale-while-revalidate, call revalidate(_:fetch:) for a stale value.
+    throw NotDoneYet("Task 5", in: "Docs/05-CachingRepository.md", "answer(_:policy:maxAge:cached:fetch:) should apply \(policy)")
   }
 
   /// The cached value as an answer, unless it is missing or past its hard age.
@@ -202,7 +159,7 @@ actor CachingProductRepository: ProductRepository {
     maxAge: MaxAge
   ) async throws -> RepositoryAnswer<Value>? {
     guard let (entry, origin) = try await cached() else { return nil }
-    switch maxAge.freshness(fetchedAt: entry.fetchedAt, now: now()) {
+    switch try maxAge.freshness(fetchedAt: entry.fetchedAt, now: now()) {
     case .fresh: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: false)
     case .stale: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: true)
     case .expired: return nil
@@ -220,29 +177,23 @@ actor CachingProductRepository: ProductRepository {
     _ resource: Resource,
     fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
   ) throws {
-    guard revalidations[resource] == nil else { return }
-    revalidations[resource] = Task {
-      do {
-        _ = try await fetch(true)
-      } catch {
-        diagnostics(.revalidationFailed(error))
-      }
-      revalidations[resource] = nil
-    }
+    // TODO: Task 6. Unless revalidations[resource] is running, store a Task there
+    // that calls fetch(true), reports a failure as .revalidationFailed, and then
+    // removes itself from revalidations.
+    throw NotDoneYet("Task 6", in: "Docs/05-CachingRepository.md", "revalidate(_:fetch:) should start one background refresh")
   }
 
   // MARK: Task 7: share one request
 
   private func fetchList(storing: Bool) async throws -> CacheEntry<[Product]> {
-    try await listFlights.value(for: Fetch(resource: .list, storing: storing)) {
-      try await self.downloadList(storing: storing)
-    }
+    // TODO: Task 7. Once RequestCoalescer works, go through it:
+    // listFlights.value(for: Fetch(resource: .list, storing: storing)) { ... }.
+    try await downloadList(storing: storing)
   }
 
   private func fetchProduct(id: Int, storing: Bool) async throws -> CacheEntry<Product> {
-    try await productFlights.value(for: Fetch(resource: .product(id: id), storing: storing)) {
-      try await self.downloadProduct(id: id, storing: storing)
-    }
+    // TODO: Task 7. The same, through productFlights, keyed by .product(id: id).
+    try await downloadProduct(id: id, storing: storing)
   }
 
   // MARK: The network, finished

@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// How long one kind of data stays fresh, and how long it may be served at all.
 ///
@@ -28,12 +29,12 @@ struct MaxAge: Sendable, Hashable {
   ///
   /// An entry fetched "in the future" (the device's clock moved back) is stale:
   /// it may be shown, but its age can't be trusted to call it fresh.
-  func freshness(fetchedAt: Date, now: Date) -> Freshness {
-    let age = now.timeIntervalSince(fetchedAt)
-    if age < 0 { return .stale }
-    if age < soft { return .fresh }
-    if age < hard { return .stale }
-    return .expired
+  ///
+  /// It is marked `throws` only so its stub can throw; keep it or drop it.
+  func freshness(fetchedAt: Date, now: Date) throws -> Freshness {
+    // TODO: Task 1. The age is now minus fetchedAt, in seconds. Below `soft`:
+    // fresh; below `hard`: stale; from `hard` on: expired. A negative age is stale.
+    throw NotDoneYet("Task 1", in: "Docs/05-CachingRepository.md", "freshness(fetchedAt:now:) should compare the age with soft and hard")
   }
 }
 

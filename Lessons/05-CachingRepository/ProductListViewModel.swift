@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 import Observation
 
 /// The product list screen's view model: one `state` value, `load()` and `retry()`.
@@ -78,7 +79,9 @@ final class ProductListViewModel {
   /// Pull to refresh: asks the network even when the cache is fresh. When the
   /// network fails, the repository falls back to the cache, marked stale.
   func refresh() async {
-    await load(policy: .networkFirst)
+    // TODO: Task 8. Load with the policy that always asks the network, and falls
+    // back to the cache when the network fails.
+    state = .failed(NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "refresh() should load with .networkFirst").description)
   }
 
   /// "Updated 5 minutes ago" for the shown products, or `nil` before the first answer.
@@ -89,16 +92,9 @@ final class ProductListViewModel {
   /// How long ago `fetchedAt` was, in whole units rounded down: "Updated just
   /// now" under a minute (or for a time in the future), then minutes, hours and days.
   static func updatedText(fetchedAt: Date, now: Date) -> String {
-    let seconds = Int(now.timeIntervalSince(fetchedAt).rounded(.down))
-    func ago(_ count: Int, _ unit: String) -> String {
-      "Updated \(count) \(unit)\(count == 1 ? "" : "s") ago"
-    }
-    switch seconds {
-    case ..<60: return "Updated just now"
-    case ..<3_600: return ago(seconds / 60, "minute")
-    case ..<86_400: return ago(seconds / 3_600, "hour")
-    default: return ago(seconds / 86_400, "day")
-    }
+    // TODO: Task 8. Whole seconds between fetchedAt and now, rounded down; then
+    // "Updated just now", "Updated 1 minute ago", "Updated 5 minutes ago", … hours, days.
+    NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "updatedText(fetchedAt:now:) should say how long ago").description
   }
 
   /// The sentence a user reads for a failure.

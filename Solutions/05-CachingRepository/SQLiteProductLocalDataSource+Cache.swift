@@ -12,7 +12,11 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
   ///
   /// A product saved through stage 04's `save(_:)` keeps `fetched_at` NULL: its
   /// age is unknown, so it is not a cache entry.
-  static let cacheMigrationSQL = """
+  static func migrateToVersion3(_ database: SQLiteConnection) throws {
+    try database.execute(version3)
+  }
+
+  private static let version3 = """
     ALTER TABLE products ADD COLUMN fetched_at REAL;
     CREATE TABLE cached_lists (
       name TEXT PRIMARY KEY,

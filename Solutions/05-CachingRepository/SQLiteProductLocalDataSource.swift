@@ -44,7 +44,7 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
         CREATE INDEX products_newest_first ON products (updated_at DESC, id);
         """),
     // Stage 05. Version 3: the cache remembers when each product and each list was fetched.
-    SQLiteMigration(version: 3, sql: cacheMigrationSQL),
+    SQLiteMigration(version: 3, apply: migrateToVersion3),
   ]
 
   // Stage 05: not private, so SQLiteProductLocalDataSource+Cache.swift can reuse it.

@@ -64,7 +64,7 @@ struct CacheStoreContractTests {
     }
     let entry = try? read.get()
     #expect(
-      entry?.value == unsorted,
+      same(entry?.value, unsorted),
       guide.task(
         2, "\(kind): the list comes back in the order it was saved, ids \(unsorted.map(\.id)), got \(read.map { $0?.value.map(\.id) })",
         blaming: read))
@@ -85,7 +85,7 @@ struct CacheStoreContractTests {
       return try await store.cachedList()
     }
     #expect(
-      (try? read.get()) == CacheEntry(value: [firstPage[2], firstPage[10]], fetchedAt: later),
+      same(try? read.get(), CacheEntry(value: [firstPage[2], firstPage[10]], fetchedAt: later)),
       guide.task(
         2, "\(kind): the second list replaces the first: expected ids [\(firstPage[2].id), \(firstPage[10].id)] fetched 60 s later, got \(read.map { $0.map { "\($0.value.map(\.id)) at \($0.fetchedAt)" } })",
         blaming: read))
@@ -99,7 +99,7 @@ struct CacheStoreContractTests {
       return try await store.cachedProduct(id: firstPage[4].id)
     }
     #expect(
-      (try? read.get()) == CacheEntry(value: firstPage[4], fetchedAt: Self.fetchedAt),
+      same(try? read.get(), CacheEntry(value: firstPage[4], fetchedAt: Self.fetchedAt)),
       guide.task(
         2, "\(kind): saving a list stamps each product: cachedProduct(id: \(firstPage[4].id)) should be it with the list's time, got \(read)",
         blaming: read))
@@ -118,10 +118,10 @@ struct CacheStoreContractTests {
     }
     let found = try? read.get()
     #expect(
-      found?.0 == CacheEntry(value: changed, fetchedAt: later),
+      same(found?.0, CacheEntry(value: changed, fetchedAt: later)),
       guide.task(2, "\(kind): a product saved alone comes back with its own time, got \(read.map { $0.0 })", blaming: read))
     #expect(
-      found?.1 == CacheEntry(value: [firstPage[0], changed, firstPage[2]], fetchedAt: Self.fetchedAt),
+      same(found?.1, CacheEntry(value: [firstPage[0], changed, firstPage[2]], fetchedAt: Self.fetchedAt)),
       guide.task(
         2, "\(kind): the list shows the newer product in its place and keeps the list's own time, got \(read.map { $0.1.map { "\($0.value.map(\.title)) at \($0.fetchedAt)" } })",
         blaming: read))
@@ -147,8 +147,8 @@ struct SQLiteCacheFileTests {
     }
     let found = try? reopened.get()
     #expect(
-      found?.0 == CacheEntry(value: Array(firstPage.prefix(5)), fetchedAt: fetchedAt)
-        && found?.1 == CacheEntry(value: firstPage[20], fetchedAt: fetchedAt.addingTimeInterval(9)),
+      same(found?.0, CacheEntry(value: Array(firstPage.prefix(5)), fetchedAt: fetchedAt))
+        && same(found?.1, CacheEntry(value: firstPage[20], fetchedAt: fetchedAt.addingTimeInterval(9))),
       guide.task(
         2, "a new data source on the same file should see the list and the product with their fetch times, got \(reopened)",
         blaming: reopened))
@@ -199,7 +199,7 @@ struct SQLiteCacheFileTests {
     }
     let found = try? read.get()
     #expect(
-      found?.0 != nil && found?.1 == CacheEntry(value: Array(firstPage.prefix(3)), fetchedAt: fetchedAt)
+      found?.0 != nil && same(found?.1, CacheEntry(value: Array(firstPage.prefix(3)), fetchedAt: fetchedAt))
         && found?.2 == nil,
       guide.task(
         2, "a list with a product of stock -1 fails as a whole: the previous list, its time, and no product 899 remain; got \(read)",

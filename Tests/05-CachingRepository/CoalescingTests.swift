@@ -214,13 +214,14 @@ struct RepositoryCoalescingTests {
     for caller in callers { caller.cancel() }
     var outcomes: [String] = []
     for caller in callers { outcomes.append(describe(await caller.result.mapError { $0 as any Error })) }
+    let firstOutcome = await callers[0].result.mapError { $0 as any Error }
     await harness.remote.release()
-    await harness.remote.ended.wait(atLeast: 1)
+    await harness.remote.ended.wait(atLeast: await harness.remote.totalCalls)
     let (calls, cancelled) = (await harness.remote.listCalls, await harness.remote.cancelledCalls)
     #expect(
       calls == 1 && cancelled == 1,
       guide.task(
-        7, "3 readers sharing one call all cancel: the one network call should end cancelled; calls \(calls), cancelled \(cancelled), outcomes \(outcomes)"
-      ))
+        7, "3 readers sharing one call all cancel: the one network call should end cancelled; calls \(calls), cancelled \(cancelled), outcomes \(outcomes)",
+        blaming: firstOutcome))
   }
 }

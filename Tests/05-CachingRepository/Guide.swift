@@ -131,3 +131,6 @@ func freshness(of maxAge: MaxAge, fetchedAt: Date, now: Date) throws -> Freshnes
   let judge: (MaxAge) -> (Date, Date) throws -> Freshness = MaxAge.freshness(fetchedAt:now:)
   return try judge(maxAge)(fetchedAt, now)
 }
+
+/// `a == b`, behind a call so a failed expectation prints the message, not every product of both sides.
+func same<Value: Equatable>(_ a: Value, _ b: Value) -> Bool { a == b }

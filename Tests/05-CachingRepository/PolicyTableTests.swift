@@ -250,7 +250,7 @@ struct PolicyTests {
     }
     let productCalls = await harness.remote.productCalls
     #expect(
-      (try? answer.get()) == RepositoryAnswer(value: wanted, origin: .memory, fetchedAt: harness.now.date, isStale: false)
+      same(try? answer.get(), RepositoryAnswer(value: wanted, origin: .memory, fetchedAt: harness.now.date, isStale: false))
         && productCalls.isEmpty,
       guide.task(
         5, "product \(wanted.id) is in the list fetched just now: expected it from memory with no request, got \(describe(answer)) and requests \(productCalls)",
@@ -268,7 +268,7 @@ struct PolicyTests {
     let answer = await Result { try await restarted.repository.product(id: wanted.id, policy: .cacheFirst) }
     let productCalls = await restarted.remote.productCalls
     #expect(
-      (try? answer.get()) == RepositoryAnswer(value: wanted, origin: .disk, fetchedAt: first.now.date, isStale: false)
+      same(try? answer.get(), RepositoryAnswer(value: wanted, origin: .disk, fetchedAt: first.now.date, isStale: false))
         && productCalls.isEmpty,
       guide.task(
         5, "after a restart, product \(wanted.id) (5 s old, in the saved list) comes from disk with the list's fetch time and no request; got \(describe(answer)), requests \(productCalls)",

@@ -21,7 +21,7 @@ struct ProductListViewModelTests {
     await viewModel.load()
     let policies = await repository.policies
     #expect(
-      viewModel.state == .loaded(firstPage)
+      same(viewModel.state, .loaded(firstPage))
         && viewModel.lastUpdate
           == ProductListViewModel.LastUpdate(fetchedAt: Self.fetchedAt, origin: .disk, isStale: true),
       guide.task(
@@ -45,7 +45,7 @@ struct ProductListViewModelTests {
       policies == [.staleWhileRevalidate, .networkFirst],
       guide.task(8, "refresh() asks with .networkFirst, which always asks the network; asked \(policies)"))
     #expect(
-      viewModel.state == .loaded(Array(firstPage.prefix(5))) && viewModel.lastUpdate?.origin == .network
+      same(viewModel.state, .loaded(Array(firstPage.prefix(5)))) && viewModel.lastUpdate?.origin == .network
         && viewModel.lastUpdate?.isStale == false,
       guide.task(
         8, "after refresh() the screen shows the network's 5 products, not stale; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"

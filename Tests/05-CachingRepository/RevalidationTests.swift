@@ -29,9 +29,10 @@ struct RevalidationTests {
     #expect(started, guide.task(6, "past the soft age a background refresh should ask the network; none did", blaming: answer))
     let next = await Result { try await harness.repository.products(policy: .cacheFirst) }
     #expect(
-      (try? next.get())
-        == RepositoryAnswer(
-          value: PolicyTableTests.networkList, origin: .memory, fetchedAt: harness.now.date, isStale: false),
+      same(
+        try? next.get(),
+        RepositoryAnswer(
+          value: PolicyTableTests.networkList, origin: .memory, fetchedAt: harness.now.date, isStale: false)),
       guide.task(
         6, "after the background refresh, the next read is the network's list, fresh, from memory; got \(describe(next))",
         blaming: next))
@@ -40,9 +41,9 @@ struct RevalidationTests {
   @Test func manyStaleReadsStartOneRefresh() async throws {
     let harness = Harness(holdsCalls: true)
     try await harness.seedList(age: 500)
-    var answers: [String] = []
+    var answers: [Result<RepositoryAnswer<[Product]>, any Error>] = []
     for _ in 0..<5 {
-      answers.append(describe(await Result { try await harness.repository.products(policy: .staleWhileRevalidate) }))
+      answers.append(await Result { try await harness.repository.products(policy: .staleWhileRevalidate) })
     }
     let revalidating = Task { await harness.repository.waitForRevalidations() }
     let started = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: revalidating)
@@ -52,8 +53,8 @@ struct RevalidationTests {
     #expect(
       started && calls == 1,
       guide.task(
-        6, "5 stale reads while one refresh runs should start exactly 1 background refresh, made \(calls) call(s); answers: \(answers)"
-      ))
+        6, "5 stale reads while one refresh runs should start exactly 1 background refresh, made \(calls) call(s); answers: \(answers.map(describe))",
+        blaming: answers[0]))
   }
 
   @Test func aFreshEntryIsNotRefreshed() async throws {
@@ -79,7 +80,7 @@ struct RevalidationTests {
         6, "a failed background refresh is reported once as .revalidationFailed, got \(harness.diagnostics.recorded)",
         blaming: answer))
     #expect(
-      (try? after.get())?.value == firstPage && (try? after.get())?.isStale == true,
+      same((try? after.get())?.value, firstPage) && (try? after.get())?.isStale == true,
       guide.task(6, "after a failed refresh the stale list is still served, got \(describe(after))", blaming: after))
   }
 }

@@ -29,7 +29,7 @@ struct ReadThroughTests {
       reads == 1,
       guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)", blaming: read))
     #expect(
-      found?.2 == firstPage, guide.task(3, "memory should hold the 30 products read from disk", blaming: read))
+      same(found?.2, firstPage), guide.task(3, "memory should hold the 30 products read from disk", blaming: read))
   }
 
   @Test func nothingCachedReadsAsNil() async throws {
@@ -54,7 +54,7 @@ struct ReadThroughTests {
     let found = try? read.get()
     let reads = await harness.store.reads
     #expect(
-      found?.origin == .memory && found?.entry.value == wanted
+      found?.origin == .memory && same(found?.entry.value, wanted)
         && found?.entry.fetchedAt == harness.now.date.addingTimeInterval(-10),
       guide.task(
         3,
@@ -97,7 +97,7 @@ struct WriteThroughTests {
         4, "after remember(list:), the list is read from memory without a disk read, got \(written) with \(reads) reads",
         blaming: written))
     #expect(
-      (try? onDisk.get()) == entry,
+      same(try? onDisk.get(), entry),
       guide.task(4, "remember(list:) should save the list and its time to the disk store, got \(onDisk)", blaming: written))
   }
 
@@ -110,7 +110,7 @@ struct WriteThroughTests {
       return try await harness.repository.cachedList()
     }
     #expect(
-      (try? written.get())?.entry == entry,
+      same((try? written.get())?.entry, entry),
       guide.task(
         4, "a failed disk write must not throw, and memory still keeps the answer; got \(written)", blaming: written))
     #expect(
@@ -125,7 +125,7 @@ struct WriteThroughTests {
     await harness.store.failWrites()
     let answer = await Result { try await harness.repository.products(policy: .networkFirst) }
     #expect(
-      (try? answer.get()) == RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false),
+      same(try? answer.get(), RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false)),
       guide.task(4, "the network answered; a failed cache write must not turn that into an error, got \(describe(answer))",
         blaming: answer))
     #expect(
