@@ -150,7 +150,8 @@ actor CachingProductRepository: ProductRepository {
     // (fetch(false) for network-only), and turn its entry into an answer with
     // Self.fromNetwork(_:). Never fall back to the cache on CancellationError.
     // For stale-while-revalidate, call revalidate(_:fetch:) for a stale value.
-    throw NotDoneYet("Task 5", in: "Docs/05-CachingRepository.md", "answer(_:policy:maxAge:cached:fetch:) should apply \(policy)")
+    throw NotDoneYet(
+      "Task 5", in: "Docs/05-CachingRepository.md", "answer(_:policy:maxAge:cached:fetch:) should apply \(policy)")
   }
 
   /// The cached value as an answer, unless it is missing or past its hard age.
@@ -180,7 +181,8 @@ actor CachingProductRepository: ProductRepository {
     // TODO: Task 6. Unless revalidations[resource] is running, store a Task there
     // that calls fetch(true), reports a failure as .revalidationFailed, and then
     // removes itself from revalidations.
-    throw NotDoneYet("Task 6", in: "Docs/05-CachingRepository.md", "revalidate(_:fetch:) should start one background refresh")
+    throw NotDoneYet(
+      "Task 6", in: "Docs/05-CachingRepository.md", "revalidate(_:fetch:) should start one background refresh")
   }
 
   // MARK: Task 7: share one request

@@ -34,7 +34,9 @@ struct MaxAge: Sendable, Hashable {
   func freshness(fetchedAt: Date, now: Date) throws -> Freshness {
     // TODO: Task 1. The age is now minus fetchedAt, in seconds. Below `soft`:
     // fresh; below `hard`: stale; from `hard` on: expired. A negative age is stale.
-    throw NotDoneYet("Task 1", in: "Docs/05-CachingRepository.md", "freshness(fetchedAt:now:) should compare the age with soft and hard")
+    throw NotDoneYet(
+      "Task 1", in: "Docs/05-CachingRepository.md",
+      "freshness(fetchedAt:now:) should compare the age with soft and hard")
   }
 }
 

@@ -81,7 +81,8 @@ final class ProductListViewModel {
   func refresh() async {
     // TODO: Task 8. Load with the policy that always asks the network, and falls
     // back to the cache when the network fails.
-    state = .failed(NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "refresh() should load with .networkFirst").description)
+    state = .failed(
+      NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "refresh() should load with .networkFirst").description)
   }
 
   /// "Updated 5 minutes ago" for the shown products, or `nil` before the first answer.
@@ -94,7 +95,8 @@ final class ProductListViewModel {
   static func updatedText(fetchedAt: Date, now: Date) -> String {
     // TODO: Task 8. Whole seconds between fetchedAt and now, rounded down; then
     // "Updated just now", "Updated 1 minute ago", "Updated 5 minutes ago", … hours, days.
-    NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "updatedText(fetchedAt:now:) should say how long ago").description
+    NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "updatedText(fetchedAt:now:) should say how long ago")
+      .description
   }
 
   /// The sentence a user reads for a failure.

@@ -26,23 +26,28 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
   func cachedList() throws -> CacheEntry<[Product]>? {
     // TODO: Task 2. The list's fetched_at from cached_lists (nil when there is no
     // row), then its products joined from cached_list_items, ORDER BY position.
-    throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "cachedList() should read the list and its fetch time")
+    throw NotDoneYet(
+      "Task 2", in: "Docs/05-CachingRepository.md", "cachedList() should read the list and its fetch time")
   }
 
   /// Saves the products and the list in one transaction: all of it, or, when one row fails, none.
   func saveList(_ products: [Product], fetchedAt: Date) throws {
     // TODO: Task 2. In one transaction: upsert each product (Self.upsert) and set
     // its fetched_at; upsert the list's row; replace its items, one per position.
-    throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "saveList(_:fetchedAt:) should save the list, its order and its time")
+    throw NotDoneYet(
+      "Task 2", in: "Docs/05-CachingRepository.md",
+      "saveList(_:fetchedAt:) should save the list, its order and its time")
   }
 
   func cachedProduct(id: Int) throws -> CacheEntry<Product>? {
     // TODO: Task 2. The product's columns and fetched_at; a NULL fetched_at is not a cache entry.
-    throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "cachedProduct(id:) should read the product and its fetch time")
+    throw NotDoneYet(
+      "Task 2", in: "Docs/05-CachingRepository.md", "cachedProduct(id:) should read the product and its fetch time")
   }
 
   func saveProduct(_ product: Product, fetchedAt: Date) throws {
     // TODO: Task 2. Upsert the product and set its fetched_at, in one transaction.
-    throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "saveProduct(_:fetchedAt:) should save the product and its time")
+    throw NotDoneYet(
+      "Task 2", in: "Docs/05-CachingRepository.md", "saveProduct(_:fetchedAt:) should save the product and its time")
   }
 }

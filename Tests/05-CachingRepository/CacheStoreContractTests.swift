@@ -64,14 +64,16 @@ struct CacheStoreContractTests {
     }
     let entry = try? read.get()
     #expect(
-      same(entry?.value, unsorted),
+      Bool(same(entry?.value, unsorted)),
       guide.task(
-        2, "\(kind): the list comes back in the order it was saved, ids \(unsorted.map(\.id)), got \(read.map { $0?.value.map(\.id) })",
+        2,
+        "\(kind): the list comes back in the order it was saved, ids \(unsorted.map(\.id)), got \(read.map { $0?.value.map(\.id) })",
         blaming: read))
     #expect(
       entry?.fetchedAt == Self.fetchedAt,
       guide.task(
-        2, "\(kind): the fetch time comes back to the last bit, \(Self.fetchedAt.timeIntervalSinceReferenceDate), got \(String(describing: entry?.fetchedAt.timeIntervalSinceReferenceDate))",
+        2,
+        "\(kind): the fetch time comes back to the last bit, \(Self.fetchedAt.timeIntervalSinceReferenceDate), got \(String(describing: entry?.fetchedAt.timeIntervalSinceReferenceDate))",
         blaming: read))
   }
 
@@ -85,9 +87,10 @@ struct CacheStoreContractTests {
       return try await store.cachedList()
     }
     #expect(
-      same(try? read.get(), CacheEntry(value: [firstPage[2], firstPage[10]], fetchedAt: later)),
+      Bool(same(try? read.get(), CacheEntry(value: [firstPage[2], firstPage[10]], fetchedAt: later))),
       guide.task(
-        2, "\(kind): the second list replaces the first: expected ids [\(firstPage[2].id), \(firstPage[10].id)] fetched 60 s later, got \(read.map { $0.map { "\($0.value.map(\.id)) at \($0.fetchedAt)" } })",
+        2,
+        "\(kind): the second list replaces the first: expected ids [\(firstPage[2].id), \(firstPage[10].id)] fetched 60 s later, got \(read.map { $0.map { "\($0.value.map(\.id)) at \($0.fetchedAt)" } })",
         blaming: read))
   }
 
@@ -99,9 +102,10 @@ struct CacheStoreContractTests {
       return try await store.cachedProduct(id: firstPage[4].id)
     }
     #expect(
-      same(try? read.get(), CacheEntry(value: firstPage[4], fetchedAt: Self.fetchedAt)),
+      Bool(same(try? read.get(), CacheEntry(value: firstPage[4], fetchedAt: Self.fetchedAt))),
       guide.task(
-        2, "\(kind): saving a list stamps each product: cachedProduct(id: \(firstPage[4].id)) should be it with the list's time, got \(read)",
+        2,
+        "\(kind): saving a list stamps each product: cachedProduct(id: \(firstPage[4].id)) should be it with the list's time, got \(read)",
         blaming: read))
   }
 
@@ -118,12 +122,14 @@ struct CacheStoreContractTests {
     }
     let found = try? read.get()
     #expect(
-      same(found?.0, CacheEntry(value: changed, fetchedAt: later)),
-      guide.task(2, "\(kind): a product saved alone comes back with its own time, got \(read.map { $0.0 })", blaming: read))
-    #expect(
-      same(found?.1, CacheEntry(value: [firstPage[0], changed, firstPage[2]], fetchedAt: Self.fetchedAt)),
+      Bool(same(found?.0, CacheEntry(value: changed, fetchedAt: later))),
       guide.task(
-        2, "\(kind): the list shows the newer product in its place and keeps the list's own time, got \(read.map { $0.1.map { "\($0.value.map(\.title)) at \($0.fetchedAt)" } })",
+        2, "\(kind): a product saved alone comes back with its own time, got \(read.map { $0.0 })", blaming: read))
+    #expect(
+      Bool(same(found?.1, CacheEntry(value: [firstPage[0], changed, firstPage[2]], fetchedAt: Self.fetchedAt))),
+      guide.task(
+        2,
+        "\(kind): the list shows the newer product in its place and keeps the list's own time, got \(read.map { $0.1.map { "\($0.value.map(\.title)) at \($0.fetchedAt)" } })",
         blaming: read))
   }
 }
@@ -147,10 +153,11 @@ struct SQLiteCacheFileTests {
     }
     let found = try? reopened.get()
     #expect(
-      same(found?.0, CacheEntry(value: Array(firstPage.prefix(5)), fetchedAt: fetchedAt))
-        && same(found?.1, CacheEntry(value: firstPage[20], fetchedAt: fetchedAt.addingTimeInterval(9))),
+      Bool(same(found?.0, CacheEntry(value: Array(firstPage.prefix(5)), fetchedAt: fetchedAt)))
+        && Bool(same(found?.1, CacheEntry(value: firstPage[20], fetchedAt: fetchedAt.addingTimeInterval(9)))),
       guide.task(
-        2, "a new data source on the same file should see the list and the product with their fetch times, got \(reopened)",
+        2,
+        "a new data source on the same file should see the list and the product with their fetch times, got \(reopened)",
         blaming: reopened))
   }
 
@@ -167,7 +174,8 @@ struct SQLiteCacheFileTests {
       ).run()
     }
     try #require(
-      (try? version2.get()) != nil, guide.task(2, "a version-2 file should be made with stage 04's migrations: \(version2)"))
+      (try? version2.get()) != nil,
+      guide.task(2, "a version-2 file should be made with stage 04's migrations: \(version2)"))
     let migrated = await Result {
       let store = try SQLiteProductLocalDataSource(path: file.path)
       return (try await store.products().map(\.title), try await store.cachedProduct(id: 1))
@@ -179,7 +187,8 @@ struct SQLiteCacheFileTests {
     #expect(
       found != nil && found?.1 == nil,
       guide.task(
-        2, "a product saved without a fetch time is not a cache entry (its age is unknown): expected nil, got \(migrated)",
+        2,
+        "a product saved without a fetch time is not a cache entry (its age is unknown): expected nil, got \(migrated)",
         blaming: migrated))
     let version = Result { try SQLiteConnection(path: file.path).userVersion() }
     #expect(
@@ -199,10 +208,11 @@ struct SQLiteCacheFileTests {
     }
     let found = try? read.get()
     #expect(
-      found?.0 != nil && same(found?.1, CacheEntry(value: Array(firstPage.prefix(3)), fetchedAt: fetchedAt))
+      found?.0 != nil && Bool(same(found?.1, CacheEntry(value: Array(firstPage.prefix(3)), fetchedAt: fetchedAt)))
         && found?.2 == nil,
       guide.task(
-        2, "a list with a product of stock -1 fails as a whole: the previous list, its time, and no product 899 remain; got \(read)",
+        2,
+        "a list with a product of stock -1 fails as a whole: the previous list, its time, and no product 899 remain; got \(read)",
         blaming: read))
   }
 }

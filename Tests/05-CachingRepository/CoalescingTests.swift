@@ -72,11 +72,13 @@ struct RequestCoalescerTests {
     #expect(
       joined && operation.runs.count == 1,
       guide.task(
-        7, "100 concurrent calls for one key should join one run: \(operation.runs.count) run(s); first result \(results[0])",
+        7,
+        "100 concurrent calls for one key should join one run: \(operation.runs.count) run(s); first result \(results[0])",
         blaming: results[0]))
     #expect(
       values.count == 100 && values.allSatisfy { $0 == 42 },
-      guide.task(7, "all 100 callers get the run's value 42, got \(values.count) values; first result \(results[0])",
+      guide.task(
+        7, "all 100 callers get the run's value 42, got \(values.count) values; first result \(results[0])",
         blaming: results[0]))
   }
 
@@ -90,7 +92,8 @@ struct RequestCoalescerTests {
     #expect(
       joined && operation.runs.count == 1 && errors.allSatisfy { $0 as? RemoteDataSourceError == .offline },
       guide.task(
-        7, "10 callers of a run that fails should all get its error, offline, from 1 run: \(operation.runs.count) run(s), errors \(errors)"
+        7,
+        "10 callers of a run that fails should all get its error, offline, from 1 run: \(operation.runs.count) run(s), first error \(String(describing: errors[0]))"
       ))
   }
 
@@ -107,7 +110,8 @@ struct RequestCoalescerTests {
     #expect(
       (try? outcome.get()) == 42 && operation.runs.count == 3,
       guide.task(
-        7, "keys a and b run separately, and a call after a's run finished starts a new one: expected 3 runs, got \(operation.runs.count); \(outcome)",
+        7,
+        "keys a and b run separately, and a call after a's run finished starts a new one: expected 3 runs, got \(operation.runs.count); \(outcome)",
         blaming: outcome))
   }
 
@@ -130,7 +134,8 @@ struct RequestCoalescerTests {
     #expect(
       values == Array(repeating: 42, count: 9) && operation.cancelledRuns == 0 && operation.runs.count == 1,
       guide.task(
-        7, "the 9 others still get 42 from the one run, which must not be cancelled: got \(values), \(operation.cancelledRuns) cancelled run(s)"
+        7,
+        "the 9 others still get 42 from the one run, which must not be cancelled: got \(values), \(operation.cancelledRuns) cancelled run(s)"
       ))
   }
 
@@ -162,7 +167,10 @@ struct RequestCoalescerTests {
     }.result
     #expect(
       outcome.failure is CancellationError && operation.runs.count == 0,
-      guide.task(7, "a caller already cancelled gets CancellationError and starts no run: got \(outcome), \(operation.runs.count) run(s)"))
+      guide.task(
+        7,
+        "a caller already cancelled gets CancellationError and starts no run: got \(outcome), \(operation.runs.count) run(s)"
+      ))
   }
 }
 
@@ -190,7 +198,8 @@ struct RepositoryCoalescingTests {
     #expect(
       calls == 1 && writes == 1,
       guide.task(
-        7, "100 concurrent network-first reads should make 1 network call and 1 disk write, made \(calls) and \(writes); first answer \(describe(answers[0]))",
+        7,
+        "100 concurrent network-first reads should make 1 network call and 1 disk write, made \(calls) and \(writes); first answer \(describe(answers[0]))",
         blaming: answers[0]))
     #expect(
       answers.allSatisfy { (try? $0.get())?.value == firstPage },
@@ -221,7 +230,8 @@ struct RepositoryCoalescingTests {
     #expect(
       calls == 1 && cancelled == 1,
       guide.task(
-        7, "3 readers sharing one call all cancel: the one network call should end cancelled; calls \(calls), cancelled \(cancelled), outcomes \(outcomes)",
+        7,
+        "3 readers sharing one call all cancel: the one network call should end cancelled; calls \(calls), cancelled \(cancelled), outcomes \(outcomes)",
         blaming: firstOutcome))
   }
 }

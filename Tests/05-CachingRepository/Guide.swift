@@ -101,7 +101,8 @@ func openSQLiteStore(_ path: String = ":memory:") throws -> SQLiteProductLocalDa
   let opened = Result { try SQLiteProductLocalDataSource(path: path) }
   return try #require(
     try? opened.get(),
-    guide.task(2, "SQLiteProductLocalDataSource(path: \"\(path)\") must open and run migration 3, got \(opened)",
+    guide.task(
+      2, "SQLiteProductLocalDataSource(path: \"\(path)\") must open and run migration 3, got \(opened)",
       blaming: opened)
   )
 }

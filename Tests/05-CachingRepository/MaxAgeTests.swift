@@ -26,7 +26,9 @@ struct MaxAgeTests {
   ])
   func judgesAgesAtTheLimitsExactly(age: TimeInterval, expected: Freshness) {
     let maxAge = MaxAge(soft: 100, hard: 1_000)
-    let judged = Result { try freshness(of: maxAge, fetchedAt: Self.fetchedAt, now: Self.fetchedAt.addingTimeInterval(age)) }
+    let judged = Result {
+      try freshness(of: maxAge, fetchedAt: Self.fetchedAt, now: Self.fetchedAt.addingTimeInterval(age))
+    }
     #expect(
       (try? judged.get()) == expected,
       guide.task(
@@ -38,7 +40,9 @@ struct MaxAgeTests {
 
   @Test func anEntryFromTheFutureIsStaleNotFresh() {
     let maxAge = MaxAge(soft: 100, hard: 1_000)
-    let judged = Result { try freshness(of: maxAge, fetchedAt: Self.fetchedAt, now: Self.fetchedAt.addingTimeInterval(-1)) }
+    let judged = Result {
+      try freshness(of: maxAge, fetchedAt: Self.fetchedAt, now: Self.fetchedAt.addingTimeInterval(-1))
+    }
     #expect(
       (try? judged.get()) == .stale,
       guide.task(
@@ -71,7 +75,8 @@ struct MaxAgeTests {
     }
     #expect(
       (try? judged.get()) == .expired,
-      guide.task(1, "MaxAge(soft: 0, hard: 0) means never cache: an entry 0 s old is expired, got \(judged)",
+      guide.task(
+        1, "MaxAge(soft: 0, hard: 0) means never cache: an entry 0 s old is expired, got \(judged)",
         blaming: judged)
     )
   }

@@ -134,7 +134,8 @@ struct PolicyTableTests {
 
     let got: Outcome? =
       switch answer {
-      case .success(let value) where value.origin == .network && value.value == Self.networkList
+      case .success(let value)
+      where value.origin == .network && value.value == Self.networkList
         && value.fetchedAt == harness.now.date && !value.isStale:
         .network
       case .success(let value) where value.origin == .disk && value.value == firstPage && value.fetchedAt == cachedAt:
@@ -174,11 +175,13 @@ struct PolicyTests {
     let some = await Result { try await empty.repository.products(policy: .cacheOnly) }
     #expect(
       none.failure as? CacheError == .nothingCached,
-      guide.task(5, "cache-only with nothing cached throws CacheError.nothingCached, got \(describe(none))",
+      guide.task(
+        5, "cache-only with nothing cached throws CacheError.nothingCached, got \(describe(none))",
         blaming: none))
     #expect(
       (try? some.get())?.value == [] && (try? some.get())?.origin == .disk,
-      guide.task(5, "cache-only with an empty list cached answers [] from disk, not an error; got \(describe(some))",
+      guide.task(
+        5, "cache-only with an empty list cached answers [] from disk, not an error; got \(describe(some))",
         blaming: some))
   }
 
@@ -190,12 +193,14 @@ struct PolicyTests {
     #expect(
       (try? answer.get())?.origin == .network && reads == 0 && writes == 0,
       guide.task(
-        5, "network-only asks the network and neither reads nor writes the store: got \(describe(answer)), \(reads) reads, \(writes) writes",
+        5,
+        "network-only asks the network and neither reads nor writes the store: got \(describe(answer)), \(reads) reads, \(writes) writes",
         blaming: answer))
     let after = await Result { try await harness.repository.products(policy: .cacheOnly) }
     #expect(
       (try? after.get())?.origin == .disk,
-      guide.task(5, "network-only must not put its answer in memory either; the next cache read came from \(describe(after))",
+      guide.task(
+        5, "network-only must not put its answer in memory either; the next cache read came from \(describe(after))",
         blaming: after))
   }
 
@@ -208,7 +213,8 @@ struct PolicyTests {
     #expect(
       made == calls,
       guide.task(
-        5, "cache-first with a list \(age) s old (soft age 100 s) should make \(calls) call(s), made \(made); answer \(describe(answer))",
+        5,
+        "cache-first with a list \(age) s old (soft age 100 s) should make \(calls) call(s), made \(made); answer \(describe(answer))",
         blaming: answer))
   }
 
@@ -220,7 +226,8 @@ struct PolicyTests {
     #expect(
       ((try? answer.get()) != nil) == served,
       guide.task(
-        5, "cache-only with a list \(age) s old (hard age 1,000 s) should \(served ? "serve it" : "throw nothingCached"), got \(describe(answer))",
+        5,
+        "cache-only with a list \(age) s old (hard age 1,000 s) should \(served ? "serve it" : "throw nothingCached"), got \(describe(answer))",
         blaming: answer))
   }
 
@@ -237,7 +244,8 @@ struct PolicyTests {
     #expect(
       expired.failure as? CacheError == .nothingCached,
       guide.task(
-        5, "read 9 times over 999 s, the list still expires 1,000 s after its fetch: expected nothingCached, got \(describe(expired)); earlier reads: \(outcomes)",
+        5,
+        "read 9 times over 999 s, the list still expires 1,000 s after its fetch: expected nothingCached, got \(describe(expired)); the read at 999 s: \(outcomes.last ?? "none")",
         blaming: expired))
   }
 
@@ -250,10 +258,14 @@ struct PolicyTests {
     }
     let productCalls = await harness.remote.productCalls
     #expect(
-      same(try? answer.get(), RepositoryAnswer(value: wanted, origin: .memory, fetchedAt: harness.now.date, isStale: false))
+      Bool(
+        same(
+          try? answer.get(),
+          RepositoryAnswer(value: wanted, origin: .memory, fetchedAt: harness.now.date, isStale: false)))
         && productCalls.isEmpty,
       guide.task(
-        5, "product \(wanted.id) is in the list fetched just now: expected it from memory with no request, got \(describe(answer)) and requests \(productCalls)",
+        5,
+        "product \(wanted.id) is in the list fetched just now: expected it from memory with no request, got \(describe(answer)) and requests \(productCalls)",
         blaming: answer))
   }
 
@@ -262,16 +274,21 @@ struct PolicyTests {
     let wanted = firstPage[3]
     let first = Harness(store: try openSQLiteStore(file.path))
     let fetched = await Result { try await first.repository.products(policy: .networkFirst) }
-    try #require((try? fetched.get()) != nil, guide.task(5, "the first fetch should work, got \(describe(fetched))", blaming: fetched))
+    try #require(
+      (try? fetched.get()) != nil,
+      guide.task(5, "the first fetch should work, got \(describe(fetched))", blaming: fetched))
     let restarted = Harness(store: try openSQLiteStore(file.path))
     restarted.now.set(first.now.date.addingTimeInterval(5))
     let answer = await Result { try await restarted.repository.product(id: wanted.id, policy: .cacheFirst) }
     let productCalls = await restarted.remote.productCalls
     #expect(
-      same(try? answer.get(), RepositoryAnswer(value: wanted, origin: .disk, fetchedAt: first.now.date, isStale: false))
+      Bool(
+        same(
+          try? answer.get(), RepositoryAnswer(value: wanted, origin: .disk, fetchedAt: first.now.date, isStale: false)))
         && productCalls.isEmpty,
       guide.task(
-        5, "after a restart, product \(wanted.id) (5 s old, in the saved list) comes from disk with the list's fetch time and no request; got \(describe(answer)), requests \(productCalls)",
+        5,
+        "after a restart, product \(wanted.id) (5 s old, in the saved list) comes from disk with the list's fetch time and no request; got \(describe(answer)), requests \(productCalls)",
         blaming: answer))
   }
 
@@ -286,7 +303,8 @@ struct PolicyTests {
     #expect(
       reached && answer.failure is CancellationError,
       guide.task(
-        5, "network-first cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
+        5,
+        "network-first cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
         blaming: answer))
   }
 }

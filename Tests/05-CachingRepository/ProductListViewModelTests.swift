@@ -21,11 +21,12 @@ struct ProductListViewModelTests {
     await viewModel.load()
     let policies = await repository.policies
     #expect(
-      same(viewModel.state, .loaded(firstPage))
+      Bool(same(viewModel.state, .loaded(firstPage)))
         && viewModel.lastUpdate
           == ProductListViewModel.LastUpdate(fetchedAt: Self.fetchedAt, origin: .disk, isStale: true),
       guide.task(
-        8, "load() shows the answer's products and its fetch time, origin and staleness; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
+        8,
+        "load() shows the answer's products and its fetch time, origin and staleness; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
       ))
     #expect(
       policies == [.staleWhileRevalidate],
@@ -45,10 +46,11 @@ struct ProductListViewModelTests {
       policies == [.staleWhileRevalidate, .networkFirst],
       guide.task(8, "refresh() asks with .networkFirst, which always asks the network; asked \(policies)"))
     #expect(
-      same(viewModel.state, .loaded(Array(firstPage.prefix(5)))) && viewModel.lastUpdate?.origin == .network
+      Bool(same(viewModel.state, .loaded(Array(firstPage.prefix(5))))) && viewModel.lastUpdate?.origin == .network
         && viewModel.lastUpdate?.isStale == false,
       guide.task(
-        8, "after refresh() the screen shows the network's 5 products, not stale; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
+        8,
+        "after refresh() the screen shows the network's 5 products, not stale; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
       ))
   }
 
@@ -80,6 +82,9 @@ struct ProductListViewModelTests {
     let after = viewModel.updatedText(now: Self.fetchedAt + 300)
     #expect(
       before == nil && after == "Updated 5 minutes ago",
-      guide.task(8, "updatedText(now:) is nil before any answer and \"Updated 5 minutes ago\" after; got \(String(describing: before)), \(String(describing: after))"))
+      guide.task(
+        8,
+        "updatedText(now:) is nil before any answer and \"Updated 5 minutes ago\" after; got \(String(describing: before)), \(String(describing: after))"
+      ))
   }
 }

@@ -23,13 +23,15 @@ struct ReadThroughTests {
     let reads = await harness.store.reads
     #expect(
       found?.0 == .disk && found?.1 == .memory,
-      guide.task(3, "the first read comes from disk, the second from memory: expected (disk, memory), got \(read)",
+      guide.task(
+        3, "the first read comes from disk, the second from memory: expected (disk, memory), got \(read)",
         blaming: read))
     #expect(
       reads == 1,
       guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)", blaming: read))
     #expect(
-      same(found?.2, firstPage), guide.task(3, "memory should hold the 30 products read from disk", blaming: read))
+      Bool(same(found?.2, firstPage)), guide.task(3, "memory should hold the 30 products read from disk", blaming: read)
+    )
   }
 
   @Test func nothingCachedReadsAsNil() async throws {
@@ -54,7 +56,7 @@ struct ReadThroughTests {
     let found = try? read.get()
     let reads = await harness.store.reads
     #expect(
-      found?.origin == .memory && same(found?.entry.value, wanted)
+      found?.origin == .memory && Bool(same(found?.entry.value, wanted))
         && found?.entry.fetchedAt == harness.now.date.addingTimeInterval(-10),
       guide.task(
         3,
@@ -94,11 +96,13 @@ struct WriteThroughTests {
     #expect(
       (try? written.get())?.origin == .memory && reads == 0,
       guide.task(
-        4, "after remember(list:), the list is read from memory without a disk read, got \(written) with \(reads) reads",
+        4,
+        "after remember(list:), the list is read from memory without a disk read, got \(written) with \(reads) reads",
         blaming: written))
     #expect(
-      same(try? onDisk.get(), entry),
-      guide.task(4, "remember(list:) should save the list and its time to the disk store, got \(onDisk)", blaming: written))
+      Bool(same(try? onDisk.get(), entry)),
+      guide.task(
+        4, "remember(list:) should save the list and its time to the disk store, got \(onDisk)", blaming: written))
   }
 
   @Test func aFailedDiskWriteIsReportedNotThrown() async throws {
@@ -110,7 +114,7 @@ struct WriteThroughTests {
       return try await harness.repository.cachedList()
     }
     #expect(
-      same((try? written.get())?.entry, entry),
+      Bool(same((try? written.get())?.entry, entry)),
       guide.task(
         4, "a failed disk write must not throw, and memory still keeps the answer; got \(written)", blaming: written))
     #expect(
@@ -125,8 +129,12 @@ struct WriteThroughTests {
     await harness.store.failWrites()
     let answer = await Result { try await harness.repository.products(policy: .networkFirst) }
     #expect(
-      same(try? answer.get(), RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false)),
-      guide.task(4, "the network answered; a failed cache write must not turn that into an error, got \(describe(answer))",
+      Bool(
+        same(
+          try? answer.get(),
+          RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false))),
+      guide.task(
+        4, "the network answered; a failed cache write must not turn that into an error, got \(describe(answer))",
         blaming: answer))
     #expect(
       harness.diagnostics.recorded == ["writeFailed(disk full)"],
