@@ -1,13 +1,13 @@
 /// How one read uses the cache and the network. The caller chooses it per call,
 /// because the right answer depends on the screen, not on the data.
 ///
-/// | Policy | Apollo iOS | Store5 |
+/// | Ours | Apollo iOS 1.x (2.x) | Store5 `StoreReadRequest` |
 /// |---|---|---|
-/// | `networkFirst` | `fetchIgnoringCacheData` (plus a fallback) | `fresh()` with the cache as fallback |
-/// | `cacheFirst` | `returnCacheDataElseFetch` | `cached(refresh: false)` |
-/// | `staleWhileRevalidate` | `returnCacheDataAndFetch` | `cached(refresh: true)` |
-/// | `networkOnly` | `fetchIgnoringCacheCompletely` | `skipMemory` + `skipDisk`, no write |
-/// | `cacheOnly` | `returnCacheDataDontFetch` | `localOnly()` |
+/// | `networkFirst` | `fetchIgnoringCacheData`, no fallback (`.networkFirst`) | `fresh(key, fallBackToSourceOfTruth = true)` |
+/// | `cacheFirst` | `returnCacheDataElseFetch` (`.cacheFirst`) | `cached(key, refresh = false)` |
+/// | `staleWhileRevalidate` | `returnCacheDataAndFetch` (`.cacheAndNetwork`) | `cached(key, refresh = true)` |
+/// | `networkOnly` | `fetchIgnoringCacheCompletely` (`.networkOnly`) | none: `fresh` writes through |
+/// | `cacheOnly` | `returnCacheDataDontFetch` (`.cacheOnly`) | `localOnly(key)` |
 enum CachePolicy: Sendable, Hashable, CaseIterable {
   /// Ask the network; store and return its answer. When it fails, return the
   /// cached value within its hard age, marked stale; otherwise the network's error.
