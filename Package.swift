@@ -99,7 +99,8 @@ for stage in stages {
 // Benchmarks of the reference solutions; see Sources/Benchmarks/main.swift.
 package.targets.append(
   .executableTarget(
-    name: "benchmarks", dependencies: ["Solution04", "CourseFixtures", "CourseSQLite"], path: "Sources/Benchmarks")
+    name: "benchmarks", dependencies: ["Solution04", "Solution05", "CourseFixtures", "CourseSQLite"],
+    path: "Sources/Benchmarks")
 )
 
 // MARK: - Settings for every target (keep this after all target declarations)
