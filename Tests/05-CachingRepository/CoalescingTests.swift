@@ -206,6 +206,40 @@ struct RepositoryCoalescingTests {
       guide.task(7, "every caller gets the 30 products; first answer \(describe(answers[0]))", blaming: answers[0]))
   }
 
+  @Test func oneReaderCancelsAndTheOthersGetTheNetworksList() async throws {
+    let harness = Harness(holdsCalls: true)
+    let repository = harness.repository
+    let callers = (0..<10).map { _ in Task { try await repository.products(policy: .networkFirst) } }
+    let all = Task { for caller in callers { _ = await caller.result } }
+    let joined = await waitFor(
+      {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await repository.listFlights.waitForWaiters(count: 10) }
+          group.addTask { await harness.remote.calls.wait(atLeast: 2) }
+          await group.next()
+          group.cancelAll()
+        }
+      }, unlessFinished: all)
+    // Without one shared call there is nothing to test: let every call answer instead of cancelling.
+    if joined && harness.remote.calls.count == 1 { callers[3].cancel() } else { await harness.remote.release() }
+    let cancelled = await callers[3].result.mapError { $0 as any Error }
+    await harness.remote.release()
+    var others: [Result<RepositoryAnswer<[Product]>, any Error>] = []
+    for (index, caller) in callers.enumerated() where index != 3 { others.append(await caller.result) }
+    let (calls, cancelledCalls) = (await harness.remote.listCalls, await harness.remote.cancelledCalls)
+    #expect(
+      cancelled.failure is CancellationError,
+      guide.task(
+        7, "the reader that cancelled gets CancellationError, not the cache, got \(describe(cancelled))",
+        blaming: others[0]))
+    #expect(
+      calls == 1 && cancelledCalls == 0 && others.allSatisfy { (try? $0.get())?.origin == .network },
+      guide.task(
+        7,
+        "the 9 others share the one network call, which goes on: \(calls) call(s), \(cancelledCalls) cancelled, first answer \(describe(others[0]))",
+        blaming: others[0]))
+  }
+
   @Test func whenEveryReaderCancelsTheNetworkCallIsCancelled() async throws {
     let harness = Harness(holdsCalls: true)
     let repository = harness.repository
