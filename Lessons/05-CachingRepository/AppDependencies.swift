@@ -21,9 +21,7 @@ struct AppDependencies: Sendable {
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
   /// - Throws: `SQLiteError` when the file can't be opened or migrated.
-  static func live(databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared) throws
-    -> AppDependencies
-  {
+  static func live(databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared) throws -> Self {
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session)
     let store = try SQLiteProductLocalDataSource(path: databasePath)
     let repository = CachingProductRepository(remote: remote, store: store, now: { Date() })
