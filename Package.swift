@@ -25,6 +25,7 @@ let stages: [Stage] = [
   Stage(number: "02", name: "DataSources"),
   Stage(number: "03", name: "DependencyInjection"),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
+  Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
 ]
 
 // MARK: - Infrastructure
@@ -98,7 +99,8 @@ for stage in stages {
 // Benchmarks of the reference solutions; see Sources/Benchmarks/main.swift.
 package.targets.append(
   .executableTarget(
-    name: "benchmarks", dependencies: ["Solution04", "CourseFixtures", "CourseSQLite"], path: "Sources/Benchmarks")
+    name: "benchmarks", dependencies: ["Solution04", "Solution05", "CourseFixtures", "CourseSQLite"],
+    path: "Sources/Benchmarks")
 )
 
 // MARK: - Settings for every target (keep this after all target declarations)

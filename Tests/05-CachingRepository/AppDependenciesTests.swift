@@ -1,0 +1,52 @@
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution05
+#else
+  @testable import Lesson05
+#endif
+
+/// The composition root builds the caching repository over the real SQLite store.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct AppDependenciesTests {
+  @Test func liveWiringShowsYesterdaysListOfflineAfterARestart() async throws {
+    let api = FakeCatalogAPI()
+    let file = TemporaryDatabase()
+    let first = await Result {
+      try await AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session)
+        .productRepository.products(policy: .networkFirst)
+    }
+    #expect(
+      (try? first.get())?.origin == .network && (try? first.get())?.value.count == 30 && api.requests.count == 1,
+      guide.task(
+        5,
+        "the live wiring's first network-first read should fetch the 30 first products with 1 request, got \(describe(first)) after \(api.requests.count) request(s)",
+        blaming: first))
+    api.inject(.offline)
+    let restarted = Result {
+      try AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session)
+    }
+    let viewModel = try #require(
+      try? restarted.get().makeProductListViewModel(),
+      guide.task(2, "the live wiring should open the same database file again, got \(restarted)", blaming: restarted))
+    await viewModel.load()
+    #expect(
+      Bool(same(viewModel.state, .loaded((try? first.get())?.value ?? []))) && viewModel.lastUpdate?.origin == .disk,
+      guide.task(
+        5,
+        "after a restart, offline, the list screen should show the saved list from disk, got \(viewModel.state) from \(String(describing: viewModel.lastUpdate?.origin))",
+        blaming: first))
+  }
+
+  @Test func previewWiringAnswersFromMemoryWithoutANetwork() async {
+    let answer = await Result { try await AppDependencies.preview.productRepository.products(policy: .cacheOnly) }
+    #expect(
+      (try? answer.get())?.value == PreviewProductRepository.products && (try? answer.get())?.origin == .memory,
+      guide.task(
+        5, "the preview wiring answers its canned products from memory, got \(describe(answer))", blaming: answer))
+  }
+}

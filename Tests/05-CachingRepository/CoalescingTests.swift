@@ -1,0 +1,271 @@
+import CourseClock
+import Foundation
+import StageTesting
+import Synchronization
+import Testing
+
+#if SOLUTION
+  @testable import Solution05
+#else
+  @testable import Lesson05
+#endif
+
+/// A shared operation for the coalescer's tests: counts its runs, waits until the
+/// test opens the gate, and records whether it ended cancelled.
+final class GatedOperation: Sendable {
+  let runs = CountSignal()
+  let ended = CountSignal()
+  private let gate = CountSignal()
+  private let cancelled = Mutex(0)
+  let answer: Result<Int, RemoteDataSourceError>
+
+  init(answer: Result<Int, RemoteDataSourceError> = .success(42)) { self.answer = answer }
+
+  var cancelledRuns: Int { cancelled.withLock { $0 } }
+
+  func open() { gate.increment() }
+
+  @Sendable func run() async throws -> Int {
+    runs.increment()
+    defer { ended.increment() }
+    await gate.wait(atLeast: 1)
+    if Task.isCancelled {
+      cancelled.withLock { $0 += 1 }
+      throw CancellationError()
+    }
+    return try answer.get()
+  }
+}
+
+/// Starts `count` callers of the same key and returns once they have all joined
+/// the coalescer, or a second run has started, or they have all finished.
+func startCallers(
+  _ count: Int, of coalescer: RequestCoalescer<String, Int>, operation: GatedOperation
+) async -> (callers: [Task<Int, any Error>], joined: Bool) {
+  let callers = (0..<count).map { _ in
+    Task { try await coalescer.value(for: "page 1", operation: operation.run) }
+  }
+  let all = Task { for caller in callers { _ = await caller.result } }
+  let joined = await waitFor(
+    {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await coalescer.waitForWaiters(count: count) }
+        group.addTask { await operation.runs.wait(atLeast: 2) }
+        await group.next()
+        group.cancelAll()
+      }
+    }, unlessFinished: all)
+  return (callers, joined && operation.runs.count == 1)
+}
+
+/// Task 7: concurrent identical requests share one run; each caller may cancel alone.
+@Suite(.timeLimit(.minutes(1)))
+struct RequestCoalescerTests {
+  @Test func aHundredIdenticalCallsShareOneRun() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation()
+    let (callers, joined) = await startCallers(100, of: coalescer, operation: operation)
+    operation.open()
+    var results: [Result<Int, any Error>] = []
+    for caller in callers { results.append(await caller.result) }
+    let values = results.compactMap { try? $0.get() }
+    #expect(
+      joined && operation.runs.count == 1,
+      guide.task(
+        7,
+        "100 concurrent calls for one key should join one run: \(operation.runs.count) run(s); first result \(results[0])",
+        blaming: results[0]))
+    #expect(
+      values.count == 100 && values.allSatisfy { $0 == 42 },
+      guide.task(
+        7, "all 100 callers get the run's value 42, got \(values.count) values; first result \(results[0])",
+        blaming: results[0]))
+  }
+
+  @Test func anErrorReachesEveryCaller() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation(answer: .failure(.offline))
+    let (callers, joined) = await startCallers(10, of: coalescer, operation: operation)
+    operation.open()
+    var errors: [(any Error)?] = []
+    for caller in callers { errors.append(await caller.result.failure) }
+    #expect(
+      joined && operation.runs.count == 1 && errors.allSatisfy { $0 as? RemoteDataSourceError == .offline },
+      guide.task(
+        7,
+        "10 callers of a run that fails should all get its error, offline, from 1 run: \(operation.runs.count) run(s), first error \(String(describing: errors[0]))"
+      ))
+  }
+
+  @Test func differentKeysRunSeparatelyAndAFinishedRunIsNotReused() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation()
+    operation.open()
+    let outcome = await Result {
+      async let first = coalescer.value(for: "a", operation: operation.run)
+      async let second = coalescer.value(for: "b", operation: operation.run)
+      _ = try await (first, second)
+      return try await coalescer.value(for: "a", operation: operation.run)
+    }
+    #expect(
+      (try? outcome.get()) == 42 && operation.runs.count == 3,
+      guide.task(
+        7,
+        "keys a and b run separately, and a call after a's run finished starts a new one: expected 3 runs, got \(operation.runs.count); \(outcome)",
+        blaming: outcome))
+  }
+
+  @Test func oneCallerCancelsAndTheOthersGetTheValue() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation()
+    let (callers, joined) = await startCallers(10, of: coalescer, operation: operation)
+    try #require(joined, guide.task(7, "10 callers should join one run first; \(operation.runs.count) run(s) started"))
+    callers[3].cancel()
+    // The shared run is still held: the cancelled caller must not wait for it.
+    let cancelled = await callers[3].result
+    operation.open()
+    var values: [Int] = []
+    for (index, caller) in callers.enumerated() where index != 3 {
+      if let value = try? await caller.value { values.append(value) }
+    }
+    #expect(
+      cancelled.failure is CancellationError,
+      guide.task(7, "the cancelled caller gets CancellationError, got \(cancelled)", blaming: cancelled))
+    #expect(
+      values == Array(repeating: 42, count: 9) && operation.cancelledRuns == 0 && operation.runs.count == 1,
+      guide.task(
+        7,
+        "the 9 others still get 42 from the one run, which must not be cancelled: got \(values), \(operation.cancelledRuns) cancelled run(s)"
+      ))
+  }
+
+  @Test func whenEveryCallerCancelsTheRunIsCancelled() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation()
+    let (callers, joined) = await startCallers(5, of: coalescer, operation: operation)
+    try #require(joined, guide.task(7, "5 callers should join one run first; \(operation.runs.count) run(s) started"))
+    for caller in callers { caller.cancel() }
+    var outcomes: [Result<Int, any Error>] = []
+    for caller in callers { outcomes.append(await caller.result) }
+    operation.open()
+    await operation.ended.wait(atLeast: 1)
+    #expect(
+      outcomes.allSatisfy { $0.failure is CancellationError },
+      guide.task(7, "every cancelled caller gets CancellationError, got \(outcomes)"))
+    #expect(
+      operation.cancelledRuns == 1,
+      guide.task(7, "when the last caller cancels, the shared run must be cancelled too; it ran on uncancelled"))
+  }
+
+  @Test func aCallerCancelledBeforeItAsksStartsNothing() async throws {
+    let coalescer = RequestCoalescer<String, Int>()
+    let operation = GatedOperation()
+    operation.open()
+    let outcome = await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await coalescer.value(for: "page 1", operation: operation.run)
+    }.result
+    #expect(
+      outcome.failure is CancellationError && operation.runs.count == 0,
+      guide.task(
+        7,
+        "a caller already cancelled gets CancellationError and starts no run: got \(outcome), \(operation.runs.count) run(s)"
+      ))
+  }
+}
+
+/// Task 7 through the repository: the network sees one call for many identical reads.
+@Suite(.timeLimit(.minutes(1)))
+struct RepositoryCoalescingTests {
+  @Test func aHundredConcurrentReadsMakeOneNetworkCall() async throws {
+    let harness = Harness(holdsCalls: true)
+    let repository = harness.repository
+    let callers = (0..<100).map { _ in Task { try await repository.products(policy: .networkFirst) } }
+    let all = Task { for caller in callers { _ = await caller.result } }
+    _ = await waitFor(
+      {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await repository.listFlights.waitForWaiters(count: 100) }
+          group.addTask { await harness.remote.calls.wait(atLeast: 2) }
+          await group.next()
+          group.cancelAll()
+        }
+      }, unlessFinished: all)
+    await harness.remote.release()
+    var answers: [Result<RepositoryAnswer<[Product]>, any Error>] = []
+    for caller in callers { answers.append(await caller.result) }
+    let (calls, writes) = (await harness.remote.listCalls, await harness.store.writes)
+    #expect(
+      calls == 1 && writes == 1,
+      guide.task(
+        7,
+        "100 concurrent network-first reads should make 1 network call and 1 disk write, made \(calls) and \(writes); first answer \(describe(answers[0]))",
+        blaming: answers[0]))
+    #expect(
+      answers.allSatisfy { (try? $0.get())?.value == firstPage },
+      guide.task(7, "every caller gets the 30 products; first answer \(describe(answers[0]))", blaming: answers[0]))
+  }
+
+  @Test func oneReaderCancelsAndTheOthersGetTheNetworksList() async throws {
+    let harness = Harness(holdsCalls: true)
+    let repository = harness.repository
+    let callers = (0..<10).map { _ in Task { try await repository.products(policy: .networkFirst) } }
+    let all = Task { for caller in callers { _ = await caller.result } }
+    let joined = await waitFor(
+      {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await repository.listFlights.waitForWaiters(count: 10) }
+          group.addTask { await harness.remote.calls.wait(atLeast: 2) }
+          await group.next()
+          group.cancelAll()
+        }
+      }, unlessFinished: all)
+    // Without one shared call there is nothing to test: let every call answer instead of cancelling.
+    if joined && harness.remote.calls.count == 1 { callers[3].cancel() } else { await harness.remote.release() }
+    let cancelled = await callers[3].result.mapError { $0 as any Error }
+    await harness.remote.release()
+    var others: [Result<RepositoryAnswer<[Product]>, any Error>] = []
+    for (index, caller) in callers.enumerated() where index != 3 { others.append(await caller.result) }
+    let (calls, cancelledCalls) = (await harness.remote.listCalls, await harness.remote.cancelledCalls)
+    #expect(
+      cancelled.failure is CancellationError,
+      guide.task(
+        7, "the reader that cancelled gets CancellationError, not the cache, got \(describe(cancelled))",
+        blaming: others[0]))
+    #expect(
+      calls == 1 && cancelledCalls == 0 && others.allSatisfy { (try? $0.get())?.origin == .network },
+      guide.task(
+        7,
+        "the 9 others share the one network call, which goes on: \(calls) call(s), \(cancelledCalls) cancelled, first answer \(describe(others[0]))",
+        blaming: others[0]))
+  }
+
+  @Test func whenEveryReaderCancelsTheNetworkCallIsCancelled() async throws {
+    let harness = Harness(holdsCalls: true)
+    let repository = harness.repository
+    let callers = (0..<3).map { _ in Task { try await repository.products(policy: .networkFirst) } }
+    let all = Task { for caller in callers { _ = await caller.result } }
+    _ = await waitFor(
+      {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await repository.listFlights.waitForWaiters(count: 3) }
+          group.addTask { await harness.remote.calls.wait(atLeast: 2) }
+          await group.next()
+          group.cancelAll()
+        }
+      }, unlessFinished: all)
+    for caller in callers { caller.cancel() }
+    var outcomes: [String] = []
+    for caller in callers { outcomes.append(describe(await caller.result.mapError { $0 as any Error })) }
+    let firstOutcome = await callers[0].result.mapError { $0 as any Error }
+    await harness.remote.release()
+    await harness.remote.ended.wait(atLeast: await harness.remote.totalCalls)
+    let (calls, cancelled) = (await harness.remote.listCalls, await harness.remote.cancelledCalls)
+    #expect(
+      calls == 1 && cancelled == 1,
+      guide.task(
+        7,
+        "3 readers sharing one call all cancel: the one network call should end cancelled; calls \(calls), cancelled \(cancelled), outcomes \(outcomes)",
+        blaming: firstOutcome))
+  }
+}

@@ -1,0 +1,310 @@
+import CourseClock
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution05
+#else
+  @testable import Lesson05
+#endif
+
+/// How old the cached list is when the call is made (list ages: soft 100 s, hard 1,000 s).
+enum CacheAge: String, CaseIterable, Sendable {
+  case fresh, softStale, hardStale, missing
+
+  /// Seconds before now that the list was fetched, or `nil` for nothing cached.
+  var seconds: TimeInterval? {
+    switch self {
+    case .fresh: 10
+    case .softStale: 500
+    case .hardStale: 5_000
+    case .missing: nil
+    }
+  }
+}
+
+/// What a call should end with.
+enum Outcome: Equatable, Sendable, CustomStringConvertible {
+  /// The cached list from disk, with its own fetch time.
+  case cached(stale: Bool)
+  /// The network's list, fetched now.
+  case network
+  /// The network's error, unchanged.
+  case offline
+  case nothingCached
+
+  var description: String {
+    switch self {
+    case .cached(let stale): "disk, \(stale ? "stale" : "not stale")"
+    case .network: "network, not stale"
+    case .offline: "error offline"
+    case .nothingCached: "error nothingCached"
+    }
+  }
+}
+
+/// One row of the table: a policy, a cache age and a network, and what must happen.
+struct PolicyRow: Sendable, CustomTestStringConvertible {
+  var policy: CachePolicy
+  var age: CacheAge
+  var networkWorks: Bool
+  var outcome: Outcome
+  /// Network calls, counted after background refreshes have finished.
+  var remoteCalls: Int
+  /// Whether the disk holds the network's answer afterwards.
+  var stores: Bool
+
+  init(_ policy: CachePolicy, _ age: CacheAge, _ network: String, _ outcome: Outcome, calls: Int, stores: Bool) {
+    self.policy = policy
+    self.age = age
+    networkWorks = network == "ok"
+    self.outcome = outcome
+    remoteCalls = calls
+    self.stores = stores
+  }
+
+  var testDescription: String { "\(policy), \(age), network \(networkWorks ? "ok" : "fails")" }
+}
+
+/// Task 5: every policy × every cache age × a network that works or fails, each
+/// row with the answer it must give, the calls it may make and what it stores.
+@Suite(.timeLimit(.minutes(1)))
+struct PolicyTableTests {
+  static let rows: [PolicyRow] = [
+    // network-first: the network when it answers; else the cache within its hard age, marked stale.
+    PolicyRow(.networkFirst, .fresh, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.networkFirst, .fresh, "fails", .cached(stale: true), calls: 1, stores: false),
+    PolicyRow(.networkFirst, .softStale, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.networkFirst, .softStale, "fails", .cached(stale: true), calls: 1, stores: false),
+    PolicyRow(.networkFirst, .hardStale, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.networkFirst, .hardStale, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.networkFirst, .missing, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.networkFirst, .missing, "fails", .offline, calls: 1, stores: false),
+    // cache-first: fresh cache without a call; else the network; else stale cache.
+    PolicyRow(.cacheFirst, .fresh, "ok", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.cacheFirst, .fresh, "fails", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.cacheFirst, .softStale, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.cacheFirst, .softStale, "fails", .cached(stale: true), calls: 1, stores: false),
+    PolicyRow(.cacheFirst, .hardStale, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.cacheFirst, .hardStale, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.cacheFirst, .missing, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.cacheFirst, .missing, "fails", .offline, calls: 1, stores: false),
+    // stale-while-revalidate: the cache at once, and one background refresh past the soft age.
+    PolicyRow(.staleWhileRevalidate, .fresh, "ok", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.staleWhileRevalidate, .fresh, "fails", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.staleWhileRevalidate, .softStale, "ok", .cached(stale: true), calls: 1, stores: true),
+    PolicyRow(.staleWhileRevalidate, .softStale, "fails", .cached(stale: true), calls: 1, stores: false),
+    PolicyRow(.staleWhileRevalidate, .hardStale, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.staleWhileRevalidate, .hardStale, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.staleWhileRevalidate, .missing, "ok", .network, calls: 1, stores: true),
+    PolicyRow(.staleWhileRevalidate, .missing, "fails", .offline, calls: 1, stores: false),
+    // network-only: the network or its error; the cache is neither read nor written.
+    PolicyRow(.networkOnly, .fresh, "ok", .network, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .fresh, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .softStale, "ok", .network, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .softStale, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .hardStale, "ok", .network, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .hardStale, "fails", .offline, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .missing, "ok", .network, calls: 1, stores: false),
+    PolicyRow(.networkOnly, .missing, "fails", .offline, calls: 1, stores: false),
+    // cache-only: the cache within its hard age, never a call.
+    PolicyRow(.cacheOnly, .fresh, "ok", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .fresh, "fails", .cached(stale: false), calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .softStale, "ok", .cached(stale: true), calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .softStale, "fails", .cached(stale: true), calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .hardStale, "ok", .nothingCached, calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .hardStale, "fails", .nothingCached, calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .missing, "ok", .nothingCached, calls: 0, stores: false),
+    PolicyRow(.cacheOnly, .missing, "fails", .nothingCached, calls: 0, stores: false),
+  ]
+
+  /// The list the network answers with: different from the cached one, so the origin shows in the value too.
+  static let networkList = Array(realProducts[30..<60])
+
+  @Test(arguments: rows)
+  func eachPolicyAgeAndNetwork(row: PolicyRow) async throws {
+    let harness = Harness(network: row.networkWorks ? .success(Self.networkList) : .failure(.offline))
+    let cachedAt = row.age.seconds.map { harness.now.date.addingTimeInterval(-$0) }
+    if let seconds = row.age.seconds { try await harness.seedList(age: seconds) }
+    let answer = await Result { try await harness.repository.products(policy: row.policy) }
+    await harness.repository.waitForRevalidations()
+    let calls = await harness.remote.listCalls
+    let stored = await Result { try await harness.disk.cachedList() }
+
+    let got: Outcome? =
+      switch answer {
+      case .success(let value)
+      where value.origin == .network && value.value == Self.networkList
+        && value.fetchedAt == harness.now.date && !value.isStale:
+        .network
+      case .success(let value) where value.origin == .disk && value.value == firstPage && value.fetchedAt == cachedAt:
+        .cached(stale: value.isStale)
+      case .failure(let error as RemoteDataSourceError) where error == .offline: .offline
+      case .failure(let error as CacheError) where error == .nothingCached: .nothingCached
+      default: nil
+      }
+    #expect(
+      got == row.outcome,
+      guide.task(5, "\(row.testDescription): expected \(row.outcome), got \(describe(answer))", blaming: answer))
+    let backgroundRow = row.policy == .staleWhileRevalidate && row.age == .softStale
+    #expect(
+      calls == row.remoteCalls,
+      guide.task(
+        backgroundRow ? 6 : 5,
+        "\(row.testDescription): expected \(row.remoteCalls) network call(s)\(backgroundRow ? ", the background refresh" : ""), got \(calls)",
+        blaming: answer))
+    let storedNetworkList = (try? stored.get())?.value == Self.networkList
+    #expect(
+      storedNetworkList == row.stores,
+      guide.task(
+        row.policy == .networkOnly ? 5 : 4,
+        "\(row.testDescription): the disk should \(row.stores ? "" : "not ")hold the network's list afterwards, got \(stored.map { $0.map { "\($0.value.count) products fetched at \($0.fetchedAt)" } })",
+        blaming: answer))
+  }
+}
+
+/// Task 5, the rules the table can't show in one row.
+@Suite(.timeLimit(.minutes(1)))
+struct PolicyTests {
+  @Test func cacheOnlyTellsNothingCachedFromCachedAndEmpty() async throws {
+    let nothing = Harness()
+    let empty = Harness()
+    try await empty.seedList([], age: 10)
+    let none = await Result { try await nothing.repository.products(policy: .cacheOnly) }
+    let some = await Result { try await empty.repository.products(policy: .cacheOnly) }
+    #expect(
+      none.failure as? CacheError == .nothingCached,
+      guide.task(
+        5, "cache-only with nothing cached throws CacheError.nothingCached, got \(describe(none))",
+        blaming: none))
+    #expect(
+      (try? some.get())?.value == [] && (try? some.get())?.origin == .disk,
+      guide.task(
+        5, "cache-only with an empty list cached answers [] from disk, not an error; got \(describe(some))",
+        blaming: some))
+  }
+
+  @Test func networkOnlyNeverTouchesTheCache() async throws {
+    let harness = Harness()
+    try await harness.seedList(age: 10)
+    let answer = await Result { try await harness.repository.products(policy: .networkOnly) }
+    let (reads, writes) = (await harness.store.reads, await harness.store.writes)
+    #expect(
+      (try? answer.get())?.origin == .network && reads == 0 && writes == 0,
+      guide.task(
+        5,
+        "network-only asks the network and neither reads nor writes the store: got \(describe(answer)), \(reads) reads, \(writes) writes",
+        blaming: answer))
+    let after = await Result { try await harness.repository.products(policy: .cacheOnly) }
+    #expect(
+      (try? after.get())?.origin == .disk,
+      guide.task(
+        5, "network-only must not put its answer in memory either; the next cache read came from \(describe(after))",
+        blaming: after))
+  }
+
+  @Test(arguments: [(99.0, 0), (100, 1), (101, 1)])
+  func cacheFirstAsksTheNetworkFromTheSoftAgeOn(age: TimeInterval, calls: Int) async throws {
+    let harness = Harness()
+    try await harness.seedList(age: age)
+    let answer = await Result { try await harness.repository.products(policy: .cacheFirst) }
+    let made = await harness.remote.listCalls
+    #expect(
+      made == calls,
+      guide.task(
+        5,
+        "cache-first with a list \(age) s old (soft age 100 s) should make \(calls) call(s), made \(made); answer \(describe(answer))",
+        blaming: answer))
+  }
+
+  @Test(arguments: [(999.0, true), (1_000, false), (1_001, false)])
+  func cacheOnlyServesUntilTheHardAge(age: TimeInterval, served: Bool) async throws {
+    let harness = Harness()
+    try await harness.seedList(age: age)
+    let answer = await Result { try await harness.repository.products(policy: .cacheOnly) }
+    #expect(
+      ((try? answer.get()) != nil) == served,
+      guide.task(
+        5,
+        "cache-only with a list \(age) s old (hard age 1,000 s) should \(served ? "serve it" : "throw nothingCached"), got \(describe(answer))",
+        blaming: answer))
+  }
+
+  @Test func readingNeverExtendsAnEntrysLife() async throws {
+    let harness = Harness(network: .failure(.offline))
+    try await harness.seedList(age: 0)
+    var outcomes: [String] = []
+    for _ in 0..<9 {
+      harness.now.advance(by: 111)
+      outcomes.append(describe(await Result { try await harness.repository.products(policy: .cacheFirst) }))
+    }
+    harness.now.advance(by: 1)  // 1,000 s after the fetch
+    let expired = await Result { try await harness.repository.products(policy: .cacheOnly) }
+    #expect(
+      expired.failure as? CacheError == .nothingCached,
+      guide.task(
+        5,
+        "read 9 times over 999 s, the list still expires 1,000 s after its fetch: expected nothingCached, got \(describe(expired)); the read at 999 s: \(outcomes.last ?? "none")",
+        blaming: expired))
+  }
+
+  @Test func aProductComesFromAFreshListWithoutARequest() async throws {
+    let harness = Harness()
+    let wanted = firstPage[12]
+    let answer = await Result {
+      _ = try await harness.repository.products(policy: .networkFirst)
+      return try await harness.repository.product(id: wanted.id, policy: .cacheFirst)
+    }
+    let productCalls = await harness.remote.productCalls
+    #expect(
+      Bool(
+        same(
+          try? answer.get(),
+          RepositoryAnswer(value: wanted, origin: .memory, fetchedAt: harness.now.date, isStale: false)))
+        && productCalls.isEmpty,
+      guide.task(
+        5,
+        "product \(wanted.id) is in the list fetched just now: expected it from memory with no request, got \(describe(answer)) and requests \(productCalls)",
+        blaming: answer))
+  }
+
+  @Test func aProductComesFromTheListOnDiskAfterARestart() async throws {
+    let file = TemporaryDatabase()
+    let wanted = firstPage[3]
+    let first = Harness(store: try openSQLiteStore(file.path))
+    let fetched = await Result { try await first.repository.products(policy: .networkFirst) }
+    try #require(
+      (try? fetched.get()) != nil,
+      guide.task(5, "the first fetch should work, got \(describe(fetched))", blaming: fetched))
+    let restarted = Harness(store: try openSQLiteStore(file.path))
+    restarted.now.set(first.now.date.addingTimeInterval(5))
+    let answer = await Result { try await restarted.repository.product(id: wanted.id, policy: .cacheFirst) }
+    let productCalls = await restarted.remote.productCalls
+    #expect(
+      Bool(
+        same(
+          try? answer.get(), RepositoryAnswer(value: wanted, origin: .disk, fetchedAt: first.now.date, isStale: false)))
+        && productCalls.isEmpty,
+      guide.task(
+        5,
+        "after a restart, product \(wanted.id) (5 s old, in the saved list) comes from disk with the list's fetch time and no request; got \(describe(answer)), requests \(productCalls)",
+        blaming: answer))
+  }
+
+  @Test func aCancelledCallIsNotAnsweredFromTheCache() async throws {
+    let harness = Harness(holdsCalls: true)
+    try await harness.seedList(age: 10)
+    let call = Task { try await harness.repository.products(policy: .networkFirst) }
+    let reached = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: call)
+    call.cancel()
+    let answer = await call.result.mapError { $0 as any Error }
+    await harness.remote.release()
+    #expect(
+      reached && answer.failure is CancellationError,
+      guide.task(
+        5,
+        "network-first cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
+        blaming: answer))
+  }
+}

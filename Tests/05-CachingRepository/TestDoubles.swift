@@ -1,0 +1,235 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if SOLUTION
+  @testable import Solution05
+#else
+  @testable import Lesson05
+#endif
+
+// Test doubles, named by role. They live with the tests, never in the app.
+
+/// Counts events and lets a test wait until a number of them has happened,
+/// without sleeping: a waiter returns as soon as the count is reached, or when
+/// its task is cancelled.
+final class CountSignal: Sendable {
+  private struct State {
+    var count = 0
+    var lastID: UInt64 = 0
+    var waiters: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    var cancelledEarly: Set<UInt64> = []
+  }
+
+  private let state = Mutex(State())
+
+  var count: Int { state.withLock { $0.count } }
+
+  func increment() {
+    let ready = state.withLock { state in
+      state.count += 1
+      let ready = state.waiters.filter { $0.value.count <= state.count }
+      for id in ready.keys { state.waiters[id] = nil }
+      return ready.values.map(\.continuation)
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  /// Returns once `count` events have happened, or early when the task is cancelled.
+  func wait(atLeast count: Int) async {
+    let id = state.withLock { state in
+      state.lastID += 1
+      return state.lastID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state in
+          if state.cancelledEarly.remove(id) != nil || state.count >= count { return true }
+          state.waiters[id] = (count, continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        guard let waiter = state.waiters.removeValue(forKey: id) else {
+          state.cancelledEarly.insert(id)
+          return nil as CheckedContinuation<Void, Never>?
+        }
+        return waiter.continuation
+      }
+      waiter?.resume()
+    }
+  }
+}
+
+/// Spy on the network: counts calls, answers from a script, can hold calls until
+/// the test releases them, and records calls that end cancelled.
+actor SpyProductRemoteDataSource: ProductRemoteDataSource {
+  private(set) var listCalls = 0
+  private(set) var productCalls: [Int] = []
+  private(set) var cancelledCalls = 0
+  private var answer: Result<[Product], RemoteDataSourceError>
+  private var holdsCalls: Bool
+  private var held: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  private var lastID: UInt64 = 0
+  /// One event per call, list or product.
+  nonisolated let calls = CountSignal()
+  /// One event per call that has returned or thrown.
+  nonisolated let ended = CountSignal()
+
+  /// - Parameters:
+  ///   - answer: The first page, or the error every call throws; products by id come from it.
+  ///   - holdsCalls: Whether calls wait for `release()` before answering.
+  init(answer: Result<[Product], RemoteDataSourceError> = .success(firstPage), holdsCalls: Bool = false) {
+    self.answer = answer
+    self.holdsCalls = holdsCalls
+  }
+
+  /// Changes what later calls answer.
+  func answer(with answer: Result<[Product], RemoteDataSourceError>) { self.answer = answer }
+
+  var totalCalls: Int { listCalls + productCalls.count }
+
+  func products(limit: Int, skip: Int) async throws -> ProductPage {
+    listCalls += 1
+    calls.increment()
+    defer { ended.increment() }
+    try await hold()
+    return ProductPage(products: try answer.get(), total: 194, skip: skip, limit: limit)
+  }
+
+  func product(id: Int) async throws -> Product {
+    productCalls.append(id)
+    calls.increment()
+    defer { ended.increment() }
+    try await hold()
+    guard let product = try answer.get().first(where: { $0.id == id }) else {
+      throw RemoteDataSourceError.http(status: 404, message: "Product with id '\(id)' not found")
+    }
+    return product
+  }
+
+  /// Lets every held call answer, and answers later calls at once.
+  func release() {
+    holdsCalls = false
+    for continuation in held.values { continuation.resume() }
+    held.removeAll()
+  }
+
+  private func hold() async throws {
+    if holdsCalls {
+      lastID += 1
+      let id = lastID
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          if Task.isCancelled { continuation.resume() } else { held[id] = continuation }
+        }
+      } onCancel: {
+        Task { await self.resumeHeld(id) }
+      }
+    }
+    if Task.isCancelled {
+      cancelledCalls += 1
+      throw CancellationError()
+    }
+  }
+
+  private func resumeHeld(_ id: UInt64) {
+    held.removeValue(forKey: id)?.resume()
+  }
+}
+
+/// Spy on the disk tier: forwards to a real store, counts reads and writes, and
+/// can make writes or reads fail.
+actor SpyCacheStore: ProductCacheStore {
+  struct WriteFailed: Error, Equatable, CustomStringConvertible {
+    var description: String { "disk full" }
+  }
+
+  private let store: any ProductCacheStore
+  private(set) var reads = 0
+  private(set) var writes = 0
+  private var failsWrites = false
+  private var failsReads = false
+
+  init(wrapping store: any ProductCacheStore = InMemoryProductCacheStore()) { self.store = store }
+
+  func failWrites() { failsWrites = true }
+  func failReads() { failsReads = true }
+
+  func cachedList() async throws -> CacheEntry<[Product]>? {
+    reads += 1
+    if failsReads { throw WriteFailed() }
+    return try await store.cachedList()
+  }
+
+  func saveList(_ products: [Product], fetchedAt: Date) async throws {
+    writes += 1
+    if failsWrites { throw WriteFailed() }
+    try await store.saveList(products, fetchedAt: fetchedAt)
+  }
+
+  func cachedProduct(id: Int) async throws -> CacheEntry<Product>? {
+    reads += 1
+    if failsReads { throw WriteFailed() }
+    return try await store.cachedProduct(id: id)
+  }
+
+  func saveProduct(_ product: Product, fetchedAt: Date) async throws {
+    writes += 1
+    if failsWrites { throw WriteFailed() }
+    try await store.saveProduct(product, fetchedAt: fetchedAt)
+  }
+}
+
+/// Spy on the repository, for the view model's tests: records each policy and
+/// answers from a script.
+actor SpyProductRepository: ProductRepository {
+  private(set) var policies: [CachePolicy] = []
+  private var answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]
+
+  /// - Parameter answers: One answer per call; the last one repeats.
+  init(answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]) {
+    precondition(!answers.isEmpty, "a spy needs at least one answer")
+    self.answers = answers
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    policies.append(policy)
+    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
+    return try answer.get()
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    policies.append(policy)
+    throw RemoteDataSourceError.http(status: 404, message: nil)
+  }
+}
+
+/// A repository with a spy network and a spy disk tier over an in-memory store, at a settable time.
+struct Harness {
+  let now = TestNow()
+  let remote: SpyProductRemoteDataSource
+  let store: SpyCacheStore
+  /// The store behind the spy, for seeding without counting a write.
+  let disk: any ProductCacheStore
+  let diagnostics = DiagnosticsSpy()
+  let repository: CachingProductRepository
+
+  init(
+    network: Result<[Product], RemoteDataSourceError> = .success(firstPage), holdsCalls: Bool = false,
+    store: any ProductCacheStore = InMemoryProductCacheStore()
+  ) {
+    remote = SpyProductRemoteDataSource(answer: network, holdsCalls: holdsCalls)
+    disk = store
+    self.store = SpyCacheStore(wrapping: store)
+    repository = CachingProductRepository(
+      remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook)
+  }
+
+  /// Puts the list on disk as fetched `age` seconds before now.
+  func seedList(_ products: [Product] = firstPage, age: TimeInterval) async throws {
+    try await disk.saveList(products, fetchedAt: now.date.addingTimeInterval(-age))
+  }
+}

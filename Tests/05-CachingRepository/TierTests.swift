@@ -1,0 +1,143 @@
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution05
+#else
+  @testable import Lesson05
+#endif
+
+/// Task 3: reads go to memory first, then to disk, and a disk hit is kept in memory.
+@Suite(.timeLimit(.minutes(1)))
+struct ReadThroughTests {
+  @Test func readsDiskOnceThenAnswersFromMemory() async throws {
+    let harness = Harness()
+    try await harness.seedList(age: 10)
+    let read = await Result {
+      let first = try await harness.repository.cachedList()
+      let second = try await harness.repository.cachedList()
+      return (first?.origin, second?.origin, second?.entry.value)
+    }
+    let found = try? read.get()
+    let reads = await harness.store.reads
+    #expect(
+      found?.0 == .disk && found?.1 == .memory,
+      guide.task(
+        3, "the first read comes from disk, the second from memory: expected (disk, memory), got \(read)",
+        blaming: read))
+    #expect(
+      reads == 1,
+      guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)", blaming: read))
+    #expect(
+      Bool(same(found?.2, firstPage)), guide.task(3, "memory should hold the 30 products read from disk", blaming: read)
+    )
+  }
+
+  @Test func nothingCachedReadsAsNil() async throws {
+    let harness = Harness()
+    let read = await Result {
+      (try await harness.repository.cachedList(), try await harness.repository.cachedProduct(id: 1))
+    }
+    let found = try? read.get()
+    #expect(
+      found != nil && found?.0 == nil && found?.1 == nil,
+      guide.task(3, "with nothing cached, cachedList() and cachedProduct(id:) are nil, got \(read)", blaming: read))
+  }
+
+  @Test func aProductIsFoundInTheListInMemory() async throws {
+    let harness = Harness()
+    try await harness.seedList(age: 10)
+    let wanted = firstPage[6]
+    let read = await Result {
+      _ = try await harness.repository.cachedList()
+      return try await harness.repository.cachedProduct(id: wanted.id)
+    }
+    let found = try? read.get()
+    let reads = await harness.store.reads
+    #expect(
+      found?.origin == .memory && Bool(same(found?.entry.value, wanted))
+        && found?.entry.fetchedAt == harness.now.date.addingTimeInterval(-10),
+      guide.task(
+        3,
+        "after the list was read, product \(wanted.id) comes from memory with the list's fetch time, got \(String(describing: found))",
+        blaming: read))
+    #expect(reads == 1, guide.task(3, "the product must not need a second disk read, the spy counted \(reads)"))
+  }
+
+  @Test func aFailingDiskReadIsAMissAndIsReported() async throws {
+    let harness = Harness()
+    try await harness.seedList(age: 10)
+    await harness.store.failReads()
+    let read = await Result { try await harness.repository.cachedList() }
+    #expect(
+      (try? read.map { $0 == nil }.get()) == true,
+      guide.task(3, "a disk read that throws counts as a miss (nil), not an error: got \(read)", blaming: read))
+    #expect(
+      harness.diagnostics.recorded.contains { $0.hasPrefix("readFailed") },
+      guide.task(
+        3, "the failed read should be reported as .readFailed through diagnostics, got \(harness.diagnostics.recorded)",
+        blaming: read))
+  }
+}
+
+/// Task 4: a network answer goes to memory and disk; a failed disk write is reported, never thrown.
+@Suite(.timeLimit(.minutes(1)))
+struct WriteThroughTests {
+  @Test func aNetworkAnswerIsKeptInMemoryAndOnDisk() async throws {
+    let harness = Harness()
+    let entry = CacheEntry(value: firstPage, fetchedAt: harness.now.date)
+    let written = await Result {
+      try await harness.repository.remember(list: entry)
+      return try await harness.repository.cachedList()
+    }
+    let onDisk = await Result { try await harness.disk.cachedList() }
+    let reads = await harness.store.reads
+    #expect(
+      (try? written.get())?.origin == .memory && reads == 0,
+      guide.task(
+        4,
+        "after remember(list:), the list is read from memory without a disk read, got \(written) with \(reads) reads",
+        blaming: written))
+    #expect(
+      Bool(same(try? onDisk.get(), entry)),
+      guide.task(
+        4, "remember(list:) should save the list and its time to the disk store, got \(onDisk)", blaming: written))
+  }
+
+  @Test func aFailedDiskWriteIsReportedNotThrown() async throws {
+    let harness = Harness()
+    await harness.store.failWrites()
+    let entry = CacheEntry(value: firstPage, fetchedAt: harness.now.date)
+    let written = await Result {
+      try await harness.repository.remember(list: entry)
+      return try await harness.repository.cachedList()
+    }
+    #expect(
+      Bool(same((try? written.get())?.entry, entry)),
+      guide.task(
+        4, "a failed disk write must not throw, and memory still keeps the answer; got \(written)", blaming: written))
+    #expect(
+      harness.diagnostics.recorded == ["writeFailed(disk full)"],
+      guide.task(
+        4, "the failed write should be reported once as .writeFailed, got \(harness.diagnostics.recorded)",
+        blaming: written))
+  }
+
+  @Test func aFailedDiskWriteNeverHidesTheNetworksAnswer() async throws {
+    let harness = Harness()
+    await harness.store.failWrites()
+    let answer = await Result { try await harness.repository.products(policy: .networkFirst) }
+    #expect(
+      Bool(
+        same(
+          try? answer.get(),
+          RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false))),
+      guide.task(
+        4, "the network answered; a failed cache write must not turn that into an error, got \(describe(answer))",
+        blaming: answer))
+    #expect(
+      harness.diagnostics.recorded == ["writeFailed(disk full)"],
+      guide.task(4, "the write failure goes to diagnostics, got \(harness.diagnostics.recorded)", blaming: answer))
+  }
+}
