@@ -65,7 +65,7 @@ let package = Package(
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
-    .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"]),
+    .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
   ] + sqliteTargets
 )
 
