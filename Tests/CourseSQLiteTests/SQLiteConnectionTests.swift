@@ -63,7 +63,7 @@ struct SQLiteConnectionTests {
 
   @Test func aNestedTransactionIsAnErrorNotACrash() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) {
+    let error = try thrownSQLiteError {
       try db.transaction { try db.transaction { try db.execute("INSERT INTO t (id) VALUES (1)") } }
     }
     #expect(error.message.contains("does not nest"))
@@ -72,7 +72,7 @@ struct SQLiteConnectionTests {
 
   @Test func theWrongNumberOfValuesIsAnErrorNotACrash() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) {
+    let error = try thrownSQLiteError {
       try db.prepare("INSERT INTO t (id, s) VALUES (?, ?)").run([1])
     }
     #expect(error.message == "the statement takes 2 values, got 1")
@@ -106,7 +106,7 @@ struct SQLiteConnectionTests {
 
   @Test func anErrorNamesTheFailingSQL() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) { try db.prepare("SELECT nope FROM t") }
+    let error = try thrownSQLiteError { try db.prepare("SELECT nope FROM t") }
     #expect(error.sql == "SELECT nope FROM t")
     #expect(error.message.contains("no such column"))
     #expect(error.code == .error)
@@ -118,7 +118,7 @@ struct SQLiteConnectionTests {
     let db = try makeTable()
     let insert = try db.prepare("INSERT INTO t (id) VALUES (?)")
     try insert.run([1])
-    let error = try #require(throws: SQLiteError.self) { try insert.run([1]) }
+    let error = try thrownSQLiteError { try insert.run([1]) }
     #expect(error.code == .constraint, "got \(error)")
     #expect(error.message.contains("UNIQUE constraint failed"), "got \(error)")
     #expect(error.description.hasPrefix("SQLite error SQLITE_CONSTRAINT ("), "got \(error.description)")
@@ -128,8 +128,8 @@ struct SQLiteConnectionTests {
     let db = try SQLiteConnection(path: ":memory:")
     try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n >= 0))")
     try db.prepare("INSERT INTO t VALUES (1, 0)").run()
-    let unique = try #require(throws: SQLiteError.self) { try db.prepare("INSERT INTO t VALUES (1, 0)").run() }
-    let check = try #require(throws: SQLiteError.self) { try db.prepare("INSERT INTO t VALUES (2, -1)").run() }
+    let unique = try thrownSQLiteError { try db.prepare("INSERT INTO t VALUES (1, 0)").run() }
+    let check = try thrownSQLiteError { try db.prepare("INSERT INTO t VALUES (2, -1)").run() }
     #expect(unique.code == .constraint && check.code == .constraint, "both are constraint failures")
     #expect(
       unique.extendedCode != check.extendedCode, "a PRIMARY KEY and a CHECK failure have different extended codes")
@@ -152,7 +152,7 @@ struct SQLiteConnectionTests {
     defer { try? FileManager.default.removeItem(at: url) }
     var generator = SystemRandomNumberGenerator()
     try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: url)
-    let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: url.path) }
+    let error = try thrownSQLiteError { try SQLiteConnection(path: url.path) }
     #expect(error.code == .notADatabase, "got \(error)")
     #expect(error.message.contains("not a database") && error.message.hasSuffix(url.path), "got \(error)")
   }
@@ -174,7 +174,7 @@ struct SQLiteStatementTextTests {
   func prepareRefusesASecondStatement(sql: String) throws {
     let db = try SQLiteConnection(path: ":memory:")
     try db.execute("CREATE TABLE t (x)")
-    let error = try #require(throws: SQLiteError.self) { try db.prepare(sql) }
+    let error = try thrownSQLiteError { try db.prepare(sql) }
     #expect(error.code == .misuse, "got \(error)")
     #expect(error.message.contains("execute(_:)"), "the error should point to execute(_:), got \(error.message)")
     #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't'").query { $0.int64(at: 0) } == [1])
@@ -195,8 +195,8 @@ struct SQLiteStatementTextTests {
   @Test func sqlWithANULIsRefusedNotCutShort() throws {
     let db = try SQLiteConnection(path: ":memory:")
     try db.execute("CREATE TABLE t (x)")
-    let prepared = try #require(throws: SQLiteError.self) { try db.prepare("SELECT 1\0; DROP TABLE t") }
-    let executed = try #require(throws: SQLiteError.self) { try db.execute("SELECT 1;\0 DROP TABLE t") }
+    let prepared = try thrownSQLiteError { try db.prepare("SELECT 1\0; DROP TABLE t") }
+    let executed = try thrownSQLiteError { try db.execute("SELECT 1;\0 DROP TABLE t") }
     #expect(prepared.code == .misuse && executed.code == .misuse, "got \(prepared) and \(executed)")
     #expect(try db.prepare("SELECT count(*) FROM t").query { $0.int64(at: 0) } == [0], "table t must still exist")
   }

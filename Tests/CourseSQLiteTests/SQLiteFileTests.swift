@@ -26,7 +26,7 @@ struct SQLiteFileTests {
     try file.seek(toOffset: 100)
     try file.write(contentsOf: Data(repeating: 0xA5, count: 200))
     try file.close()
-    let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: path) }
+    let error = try thrownSQLiteError { try SQLiteConnection(path: path) }
     #expect(error.code == .corrupt, "got \(error)")
     #expect(error.message.hasSuffix(path), "the error should name the file, got \(error.message)")
   }
@@ -34,7 +34,7 @@ struct SQLiteFileTests {
   @Test func aPathThatCannotBeOpenedIsANamedError() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)/db.sqlite")
       .path
-    let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: path) }
+    let error = try thrownSQLiteError { try SQLiteConnection(path: path) }
     #expect(error.code == .cantOpen, "got \(error)")
     #expect(error.message.hasSuffix(path), "got \(error.message)")
   }

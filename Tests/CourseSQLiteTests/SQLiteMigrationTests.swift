@@ -45,7 +45,7 @@ struct SQLiteMigrationTests {
     defer { SQLiteConnection.removeDatabase(atPath: path) }
     try SQLiteConnection(path: path).migrate(migrations + [SQLiteMigration(version: 3, sql: "CREATE TABLE c (x)")])
     let db = try SQLiteConnection(path: path)
-    let error = try #require(throws: SQLiteError.self) { try db.migrate(migrations) }
+    let error = try thrownSQLiteError { try db.migrate(migrations) }
     #expect(error == .newerSchema(version: 3, lastKnown: 2), "got \(error)")
     #expect(error.description.contains("schema version 3, newer than the last migration this code knows (2)"))
     #expect(try db.userVersion() == 3, "the newer file must be left as it was")
