@@ -109,11 +109,10 @@ public final class SQLiteConnection {
     }
     let compiled = SQLiteStatement(handle: statement, connection: self, sql: sql)
     guard isEmptyOfStatements(rest) else {
+      let more = rest.trimmingCharacters(in: .whitespacesAndNewlines)
       throw SQLiteError(
         code: .misuse,
-        message:
-          "prepare(_:) compiles one statement, but the SQL goes on after it (\(rest.trimmingCharacters(in: .whitespacesAndNewlines))); "
-          + "use execute(_:) for several statements",
+        message: "prepare(_:) compiles one statement, but the SQL goes on (\(more)); use execute(_:) for several",
         sql: sql)
     }
     return compiled
