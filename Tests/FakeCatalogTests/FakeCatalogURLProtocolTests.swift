@@ -44,21 +44,25 @@ struct FakeCatalogURLProtocolTests {
     }
   }
 
-  let url = URL(string: "https://catalog-0.test/products/1")!
   let reply = FakeCatalogAPI.Outcome.reply(Reply(status: 200, body: Data("{}".utf8)))
 
-  @Test func aStoppedRequestDeliversNothing() {
+  /// A URL protocol for one request, talking to a spy instead of URLSession.
+  func makeLoader() throws -> (FakeCatalogURLProtocol, SpyClient, URL) {
+    let url = try #require(URL(string: "https://catalog-0.test/products/1"))
     let client = SpyClient()
-    let loader = FakeCatalogURLProtocol(request: URLRequest(url: url), cachedResponse: nil, client: client)
+    return (FakeCatalogURLProtocol(request: URLRequest(url: url), cachedResponse: nil, client: client), client, url)
+  }
+
+  @Test func aStoppedRequestDeliversNothing() throws {
+    let (loader, client, url) = try makeLoader()
     loader.stopLoading()
     loader.deliver(reply, for: url)
     loader.deliver(.failure(URLError(.timedOut)), for: url)
     #expect(client.events.isEmpty, "after stopLoading the client must hear nothing, got \(client.events)")
   }
 
-  @Test func aClientThatStopsInsideACallbackHearsNothingMore() {
-    let client = SpyClient()
-    let loader = FakeCatalogURLProtocol(request: URLRequest(url: url), cachedResponse: nil, client: client)
+  @Test func aClientThatStopsInsideACallbackHearsNothingMore() throws {
+    let (loader, client, url) = try makeLoader()
     client.onResponse = { loader.stopLoading() }
     loader.deliver(reply, for: url)
     #expect(client.events == ["response"], "stopped after the response, got \(client.events)")
