@@ -25,7 +25,7 @@ struct CatalogDecoderTests {
       outcome.failure is DecodingError,
       guide.task(
         4,
-        "a body nested \(JSONDecoder.catalogMaximumDepth + 1) levels deep should be refused before parsing with a DecodingError, got \(outcome)"
+        "a body nested \(JSONDecoder.catalogMaximumDepth + 1) levels deep should be refused before parsing with a DecodingError, got \(outcome.described)"
       )
     )
   }
@@ -40,7 +40,7 @@ struct CatalogDecoderTests {
   @Test func refusesAHundredThousandLevelsQuickly() async {
     let body = Data(String(repeating: "[", count: 100_000).utf8)
     let outcome = Result { try JSONDecoder.catalog().decode(ProductPageDTO.self, from: body) }
-    #expect(outcome.failure is DecodingError, guide.task(4, "100,000 open brackets should be refused, got \(outcome)"))
+    #expect(outcome.failure is DecodingError, guide.task(4, "100,000 open brackets should be refused, got \(outcome.described)"))
   }
 
   @Test func bracketsInsideStringsDoNotCount() async throws {

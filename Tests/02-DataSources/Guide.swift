@@ -25,8 +25,8 @@ extension StageGuide {
   /// issue that says what was being done and shows the error. The issue names
   /// `task`, or the earlier task whose stub threw "not done yet".
   func attempt<Value>(
-    _ task: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: () async throws -> Value
+    _ task: Int, _ what: String, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value
   ) async throws -> Value {
     let thrown: any Error
     do {
@@ -48,6 +48,39 @@ extension StageGuide {
       return task(number, message)
     }
     return task(unfinished, "Task \(unfinished) is not done yet, and this check needs it. \(message)")
+  }
+}
+
+extension StageGuide {
+  /// One expectation for a whole table of cases, so one mistake prints one message.
+  ///
+  /// `check` returns `nil` for a case that keeps `rule`, or what happened instead
+  /// and the error behind it, if any. The message lists every case that broke the
+  /// rule; when one of them threw a stub's "not done yet", it names that task.
+  func expectEvery<Case: Sendable>(
+    _ cases: [Case], task number: Int, _ rule: String, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    check: (Case) async -> (happened: String, error: (any Error)?)?
+  ) async {
+    var broken: [(happened: String, error: (any Error)?)] = []
+    for item in cases {
+      if let problem = await check(item) { broken.append(problem) }
+    }
+    let list = broken.map(\.happened).joined(separator: "; ")
+    #expect(
+      broken.count == 0,
+      task(number, "\(rule); \(broken.count) of \(cases.count) did not: \(list)", blaming: broken.first?.error),
+      sourceLocation: sourceLocation)
+  }
+}
+
+extension Result {
+  /// The outcome as a message shows it: the value, or "the error …".
+  var described: String {
+    switch self {
+    case .success(let value): "\(value)"
+    case .failure(let error): "the error \(error)"
+    }
   }
 }
 

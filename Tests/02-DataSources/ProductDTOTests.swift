@@ -37,15 +37,14 @@ struct ProductDTOTests {
       guide.task(2, "product 1's brand is Essence, got \(String(describing: products.first?.brand))"))
   }
 
-  @Test(arguments: [(1, "9.99"), (2, "19.99"), (78, "1999.99"), (123, "1099.99"), (170, "36999.99")])
-  func keepsPricesAsExactMoney(id: Int, price: String) async throws {
-    let products = try await mapAllRecords()
-    let product = try #require(
-      products.first { $0.id == id }, guide.task(2, "product \(id) should be among the mapped products"))
-    #expect(
-      product.price == Decimal(string: price),
-      guide.task(2, "product \(id) costs exactly \(price); got \(product.price). Copy the DTO's Decimal as it is")
-    )
+  @Test func keepsPricesAsExactMoney() async throws {
+    let byID = Dictionary(try await mapAllRecords().map { ($0.id, $0) }) { first, _ in first }
+    let prices = [(1, "9.99"), (2, "19.99"), (78, "1999.99"), (123, "1099.99"), (170, "36999.99")]
+    await guide.expectEvery(prices, task: 2, "each real price should come through exactly; copy the DTO's Decimal") {
+      id, price in
+      let mapped = byID[id].map { "\($0.price)" } ?? "no such product"
+      return mapped == price ? nil : ("product \(id) costs \(price), got \(mapped)", nil)
+    }
   }
 
   @Test func keepsAPriceADoubleCannotHold() async throws {
@@ -112,27 +111,27 @@ struct ProductDTOTests {
     ("an updatedAt with text after the zone", .valid(updatedAt: "2025-04-30T09:41:02.053Zjunk"), "updatedAt"),
   ]
 
-  @Test(arguments: brokenRules)
-  func refusesValuesTheDomainForbids(problem: String, dto: ProductDTO, field: String) async {
-    let outcome = Result { try dto.toDomain() }
-    #expect(
-      isInvalidData(outcome.failure, naming: field),
-      guide.task(
-        2,
-        "a product with \(problem) must not reach the app: expected RemoteDataSourceError.invalidData naming \"\(field)\", got \(outcome)",
-        blaming: outcome.failure)
-    )
+  @Test func refusesValuesTheDomainForbids() async {
+    await guide.expectEvery(
+      Self.brokenRules, task: 2,
+      "a product that breaks a rule should throw RemoteDataSourceError.invalidData naming the field"
+    ) { problem, dto, field in
+      let outcome = Result { try dto.toDomain() }
+      return isInvalidData(outcome.failure, naming: field)
+        ? nil : ("\(problem) (\(field)) gave \(outcome.map { _ in "a Product" }.described)", outcome.failure)
+    }
   }
 
-  @Test(arguments: ["0", "0.01", "5", "100"])
-  func acceptsTheEdgesOfEachRange(value: String) async throws {
-    let number = Double(value) ?? 0
-    let dto = ProductDTO.valid(
-      price: Decimal(string: value) ?? 0, discountPercentage: number, rating: min(number, 5), stock: Int(number))
-    let product = try await guide.attempt(
-      2,
-      "a price of \(value), a discount of \(value)%, a rating of \(min(number, 5)) and a stock of \(Int(number)) are all allowed"
-    ) { try dto.toDomain() }
-    #expect(product.price == Decimal(string: value), guide.task(2, "price \(value) should map, got \(product.price)"))
+  @Test func acceptsTheEdgesOfEachRange() async {
+    let edges: [(problem: String, dto: ProductDTO)] = [
+      ("a price of 0", .valid(price: 0)), ("a price of 0.01", .valid(price: Decimal(string: "0.01") ?? 0)),
+      ("a stock of 0", .valid(stock: 0)), ("a discount of 0%", .valid(discountPercentage: 0)),
+      ("a discount of 100%", .valid(discountPercentage: 100)), ("a rating of 0", .valid(rating: 0)),
+      ("a rating of 5", .valid(rating: 5)), ("an updatedAt on a leap day", .valid(updatedAt: "2024-02-29T23:59:59Z")),
+    ]
+    await guide.expectEvery(edges, task: 2, "values at the edge of each rule are valid and should map") { problem, dto in
+      let outcome = Result { try dto.toDomain() }
+      return outcome.failure.map { ("\(problem) gave the error \($0)", $0) }
+    }
   }
 }

@@ -38,7 +38,7 @@ struct ProductPageDTOTests {
       isInvalidData(outcome.failure, naming: field),
       guide.task(
         2,
-        "a page with \(problem) is not what the API promises: expected RemoteDataSourceError.invalidData naming \"\(field)\", got \(outcome)",
+        "a page with \(problem) is not what the API promises: expected RemoteDataSourceError.invalidData naming \"\(field)\", got \(outcome.described)",
         blaming: outcome.failure)
     )
   }
@@ -65,7 +65,7 @@ struct ProductPageDTOTests {
     #expect(
       isInvalidData(outcome.failure, naming: "stock"),
       guide.task(
-        2, "product 2 has stock -5, so the page fails: expected invalidData naming \"stock\", got \(outcome)",
+        2, "product 2 has stock -5, so the page fails: expected invalidData naming \"stock\", got \(outcome.described)",
         blaming: outcome.failure)
     )
   }

@@ -25,7 +25,7 @@ struct RemoteDataSourceTests {
     let request = try #require(
       api.requests.first,
       guide.task(
-        4, "products(limit:skip:) sent no request to the fake API; it returned \(outcome)", blaming: outcome.failure))
+        4, "products(limit:skip:) sent no request to the fake API; it gave \(outcome.described)", blaming: outcome.failure))
     #expect(request.method == "GET", guide.task(4, "expected GET, got \(request.method)"))
     #expect(request.path == "/products", guide.task(4, "expected the path /products, got \(request.path)"))
     #expect(
@@ -90,7 +90,7 @@ struct RemoteDataSourceTests {
     let expected = RemoteDataSourceError.http(status: 404, message: "Product with id '999' not found")
     #expect(
       result.failure as? RemoteDataSourceError == expected,
-      guide.task(4, "expected \(expected), got \(result)", blaming: result.failure)
+      guide.task(4, "expected \(expected), got \(result.described)", blaming: result.failure)
     )
   }
 
@@ -100,7 +100,7 @@ struct RemoteDataSourceTests {
     let expected = RemoteDataSourceError.http(status: 500, message: "Database unavailable")
     #expect(
       result.failure as? RemoteDataSourceError == expected,
-      guide.task(4, "expected \(expected), never an empty page; got \(result)", blaming: result.failure))
+      guide.task(4, "expected \(expected), never an empty page; got \(result.described)", blaming: result.failure))
   }
 
   @Test func aResponseThatIsNotHTTPIsRefused() async {
@@ -109,34 +109,31 @@ struct RemoteDataSourceTests {
     #expect(
       result.failure as? RemoteDataSourceError == .notHTTP,
       guide.task(
-        4, "a URLResponse that is not an HTTPURLResponse has no status to check: expected .notHTTP, got \(result)",
+        4, "a URLResponse that is not an HTTPURLResponse has no status to check: expected .notHTTP, got \(result.described)",
         blaming: result.failure)
     )
   }
 
-  @Test(arguments: [
-    Fault.malformedBody, .truncatedBody, .nonJSONBody, .body(#"{"items": []}"#),
-    .body(
-      #"{"products": [], "total": 0, "skip": 0, "limit": 0, "junk": \#(String(repeating: "[", count: 100))0\#(String(repeating: "]", count: 100))}"#
-    ),
-  ])
-  func aBodyThatIsNotAPageIsADecodingError(fault: Fault) async {
-    api.inject(fault)
-    let result = await Result { try await source.products(limit: 30, skip: 0) }
-    var isDecoding = false
-    if case .failure(RemoteDataSourceError.decoding) = result { isDecoding = true }
-    let what: String
-    if case .body(let text) = fault, text.count > 200 {
-      what = "a page with a key nested 100 deep; decode with JSONDecoder.catalog(), which refuses more than 64 levels"
-    } else {
-      what = "\(fault)"
+  @Test func aBodyThatIsNotAPageIsADecodingError() async {
+    let deep = String(repeating: "[", count: 100) + "0" + String(repeating: "]", count: 100)
+    let bodies: [(name: String, fault: Fault)] = [
+      ("a malformed body", .malformedBody), ("a truncated body", .truncatedBody), ("an HTML page", .nonJSONBody),
+      (#"{"items": []}"#, .body(#"{"items": []}"#)),
+      (
+        "a page with a key nested 100 deep (decode with JSONDecoder.catalog(), which refuses more than 64 levels)",
+        .body(#"{"products": [], "total": 0, "skip": 0, "limit": 0, "junk": \#(deep)}"#)
+      ),
+    ]
+    await guide.expectEvery(
+      bodies, task: 4, "a 200 whose body is not a page should throw .decoding, never return a page"
+    ) { name, fault in
+      let api = FakeCatalogAPI()
+      api.inject(fault)
+      let source = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session)
+      let result = await Result { try await source.products(limit: 30, skip: 0) }
+      if case .failure(RemoteDataSourceError.decoding) = result { return nil }
+      return ("\(name) gave \(result.described)", result.failure)
     }
-    #expect(
-      isDecoding,
-      guide.task(
-        4,
-        "a 200 with a body that is not a page (\(what)) should throw .decoding, never return a page; got \(result)",
-        blaming: result.failure))
   }
 
   @Test func aPageThatBreaksTheRulesIsInvalidDataNotDecoding() async {
@@ -149,7 +146,7 @@ struct RemoteDataSourceTests {
       isInvalidData(result.failure, naming: "stock"),
       guide.task(
         4,
-        "a page that decodes but holds stock -3 should reach the caller as the mapper's .invalidData naming \"stock\", got \(result)",
+        "a page that decodes but holds stock -3 should reach the caller as the mapper's .invalidData naming \"stock\", got \(result.described)",
         blaming: result.failure)
     )
   }
@@ -160,7 +157,7 @@ struct RemoteDataSourceTests {
     #expect(
       result.failure as? RemoteDataSourceError == .offline,
       guide.task(
-        4, "URLError(.notConnectedToInternet) should become RemoteDataSourceError.offline, got \(result)",
+        4, "URLError(.notConnectedToInternet) should become RemoteDataSourceError.offline, got \(result.described)",
         blaming: result.failure)
     )
   }
@@ -173,7 +170,7 @@ struct RemoteDataSourceTests {
     #expect(
       isTransport,
       guide.task(
-        4, "URLError(.timedOut) should become RemoteDataSourceError.transport, got \(result)", blaming: result.failure)
+        4, "URLError(.timedOut) should become RemoteDataSourceError.transport, got \(result.described)", blaming: result.failure)
     )
   }
 
@@ -185,7 +182,7 @@ struct RemoteDataSourceTests {
       let early = await request.result
       Issue.record(
         guide.task(
-          4, "the request should reach the fake API and wait there for the test to cancel it; it ended first: \(early)",
+          4, "the request should reach the fake API and wait there for the test to cancel it; it ended first: \(early.described)",
           blaming: early.failure))
       return
     }
@@ -195,7 +192,7 @@ struct RemoteDataSourceTests {
       result.failure is CancellationError,
       guide.task(
         4,
-        "a request cancelled in flight ends with URLError(.cancelled); that is no failure to show: throw CancellationError(), got \(result)"
+        "a request cancelled in flight ends with URLError(.cancelled); that is no failure to show: throw CancellationError(), got \(result.described)"
       )
     )
   }
