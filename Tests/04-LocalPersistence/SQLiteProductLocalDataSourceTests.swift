@@ -27,8 +27,9 @@ struct SQLiteProductLocalDataSourceTests {
       guide.task(4, "after saving the 194 real products, products() should return 194, got \(products.count)"))
     let expected = newestFirst(real)
     let firstDifference = zip(expected, products).first { $0 != $1 }
+    let identical = firstDifference == nil
     #expect(
-      firstDifference == nil,
+      identical,
       guide.task(
         3,
         "every field should come back exactly, newest first; product \(firstDifference?.0.id ?? 0) at the same place differs: \(firstDifference.map { differences(expected: $0, actual: $1) } ?? "")"
@@ -70,7 +71,7 @@ struct SQLiteProductLocalDataSourceTests {
     let outcome = await Result { try await local.save([.sample(id: 1), broken, .sample(id: 3)]) }
     var isUnsavable = false
     if case .unsavable(let id, _)? = outcome.failure as? LocalDataSourceError { isUnsavable = id == 2 }
-    #expect(
+    try #require(
       isUnsavable,
       guide.task(
         4,
@@ -78,9 +79,7 @@ struct SQLiteProductLocalDataSourceTests {
         blaming: outcome.failure)
     )
     let after = try await guide.attempt(5, "reading after the refused save") { try await local.products() }
-    #expect(
-      after.isEmpty,
-      guide.task(4, "the refused save must leave nothing behind, got \(after.map(\.id))"))
+    #expect(after.isEmpty, guide.task(4, "the refused save must leave nothing behind, got \(after.map(\.id))"))
   }
 
   @Test func savingTheSameProductsTwiceChangesNothing() async throws {
@@ -92,8 +91,9 @@ struct SQLiteProductLocalDataSourceTests {
       try await local.save(real)
       return (once, try await local.products())
     }
+    let unchanged = !once.isEmpty && once == twice
     #expect(
-      !once.isEmpty && once == twice,
+      unchanged,
       guide.task(
         4,
         "saving the same 194 products again must neither duplicate nor change a row (an upsert keyed by id): \(once.count) rows after one save, \(twice.count) after two"
@@ -129,8 +129,9 @@ struct SQLiteProductLocalDataSourceTests {
       )
     )
     let after = try await guide.attempt(5, "reading after the failed save") { try await local.products() }
+    let unchanged = after == newestFirst(before)
     #expect(
-      after == newestFirst(before),
+      unchanged,
       guide.task(
         4,
         "the failed save must leave nothing behind, neither product 500 nor the changed title: expected the 10 first products, got \(after.map(\.id)) with titles \(Set(after.map(\.title)).contains(changed.title) ? "including the changed one" : "unchanged")"
