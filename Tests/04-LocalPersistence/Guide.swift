@@ -56,6 +56,8 @@ extension StageGuide {
     let thrown: any Error
     do {
       return try await body()
+    } catch let error as ExpectationFailedError {
+      throw error  // A nested check has already recorded its issue.
     } catch {
       thrown = error
     }
