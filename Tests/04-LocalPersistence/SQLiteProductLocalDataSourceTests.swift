@@ -143,8 +143,10 @@ struct SQLiteProductLocalDataSourceTests {
     let local = try await openDatabase()
     let failed = await Result { try await local.save([.sample(id: 1), .sample(id: 2, stock: -1)]) }
     try #require(
-      failed.failure != nil,
-      guide.task(1, "a product with stock -1 must break the table's CHECK (stock >= 0), but the save succeeded"))
+      isConstraintFailure(failed.failure),
+      guide.task(
+        1, "a product with stock -1 must break the table's CHECK (stock >= 0), got \(failed.map { _ in "no error" }.described)",
+        blaming: failed.failure))
     let ids = try await guide.attempt(
       4, "a save after a failed one should work: the failed one must not leave its transaction open"
     ) {
