@@ -60,7 +60,8 @@ struct CatalogDateTests {
     let impossible = [
       ("2025-02-30T09:41:02.053Z", "February 30"), ("2025-02-29T09:41:02Z", "February 29 of 2025, not a leap year"),
       ("2025-04-31T09:41:02Z", "April 31"), ("2025-04-30T25:41:02Z", "hour 25"), ("2025-04-30T24:00:00Z", "hour 24"),
-      ("2025-04-30T09:60:02Z", "minute 60"), ("2025-04-30T09:41:60Z", "second 60"), ("2025-13-01T09:41:02Z", "month 13"),
+      ("2025-04-30T09:60:02Z", "minute 60"), ("2025-04-30T09:41:60Z", "second 60"),
+      ("2025-13-01T09:41:02Z", "month 13"),
     ]
     await guide.expectEvery(
       impossible, task: 1,

@@ -40,7 +40,9 @@ struct CatalogDecoderTests {
   @Test func refusesAHundredThousandLevelsQuickly() async {
     let body = Data(String(repeating: "[", count: 100_000).utf8)
     let outcome = Result { try JSONDecoder.catalog().decode(ProductPageDTO.self, from: body) }
-    #expect(outcome.failure is DecodingError, guide.task(4, "100,000 open brackets should be refused, got \(outcome.described)"))
+    #expect(
+      outcome.failure is DecodingError,
+      guide.task(4, "100,000 open brackets should be refused, got \(outcome.described)"))
   }
 
   @Test func bracketsInsideStringsDoNotCount() async throws {

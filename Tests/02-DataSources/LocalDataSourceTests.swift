@@ -26,9 +26,9 @@ struct LocalDataSourceTests {
       try await local.save([.sample(id: 1, title: "New")])
       return try await local.products()
     }
-    let shown = products.map { "\($0.id) \($0.title)" }
+    let shown = "[" + products.map { "\($0.id) \($0.title)" }.joined(separator: ", ") + "]"
     #expect(
-      shown == ["1 New", "2 Sample"],
+      shown == "[1 New, 2 Sample]",
       guide.task(5, "saving id 1 again should replace it and keep id 2: expected [1 New, 2 Sample], got \(shown)")
     )
   }
@@ -40,9 +40,9 @@ struct LocalDataSourceTests {
     let products = try await guide.attempt(5, "reading a source made with products 1, 2 and 1 again") {
       try await local.products()
     }
-    let shown = products.map { "\($0.id) \($0.title)" }
+    let shown = "[" + products.map { "\($0.id) \($0.title)" }.joined(separator: ", ") + "]"
     #expect(
-      shown == ["1 Last", "2 Sample"],
+      shown == "[1 Last, 2 Sample]",
       guide.task(
         5,
         "init(products:) with id 1 twice should keep the last one, as save(_:) does: expected [1 Last, 2 Sample], got \(shown)"

@@ -129,7 +129,8 @@ struct ProductDTOTests {
       ("a discount of 100%", .valid(discountPercentage: 100)), ("a rating of 0", .valid(rating: 0)),
       ("a rating of 5", .valid(rating: 5)), ("an updatedAt on a leap day", .valid(updatedAt: "2024-02-29T23:59:59Z")),
     ]
-    await guide.expectEvery(edges, task: 2, "values at the edge of each rule are valid and should map") { problem, dto in
+    await guide.expectEvery(edges, task: 2, "values at the edge of each rule are valid and should map") {
+      problem, dto in
       let outcome = Result { try dto.toDomain() }
       return outcome.failure.map { ("\(problem) gave the error \($0)", $0) }
     }

@@ -70,7 +70,8 @@ struct ProductListViewModelTests {
 
   @Test func tellsTheUserWhatFailed() async {
     let failures: [(error: RemoteDataSourceError, expected: String)] = [
-      (.http(status: 500, message: "Database unavailable"), "500"), (.offline, "offline"), (.decoding("bad"), "cannot read"),
+      (.http(status: 500, message: "Database unavailable"), "500"), (.offline, "offline"),
+      (.decoding("bad"), "cannot read"),
     ]
     await guide.expectEvery(
       failures, task: 6, "when the source throws, errorMessage should say what failed and isLoading end false"

@@ -25,7 +25,8 @@ struct RemoteDataSourceTests {
     let request = try #require(
       api.requests.first,
       guide.task(
-        4, "products(limit:skip:) sent no request to the fake API; it gave \(outcome.described)", blaming: outcome.failure))
+        4, "products(limit:skip:) sent no request to the fake API; it gave \(outcome.described)",
+        blaming: outcome.failure))
     #expect(request.method == "GET", guide.task(4, "expected GET, got \(request.method)"))
     #expect(request.path == "/products", guide.task(4, "expected the path /products, got \(request.path)"))
     #expect(
@@ -109,7 +110,8 @@ struct RemoteDataSourceTests {
     #expect(
       result.failure as? RemoteDataSourceError == .notHTTP,
       guide.task(
-        4, "a URLResponse that is not an HTTPURLResponse has no status to check: expected .notHTTP, got \(result.described)",
+        4,
+        "a URLResponse that is not an HTTPURLResponse has no status to check: expected .notHTTP, got \(result.described)",
         blaming: result.failure)
     )
   }
@@ -170,7 +172,8 @@ struct RemoteDataSourceTests {
     #expect(
       isTransport,
       guide.task(
-        4, "URLError(.timedOut) should become RemoteDataSourceError.transport, got \(result.described)", blaming: result.failure)
+        4, "URLError(.timedOut) should become RemoteDataSourceError.transport, got \(result.described)",
+        blaming: result.failure)
     )
   }
 
@@ -182,7 +185,8 @@ struct RemoteDataSourceTests {
       let early = await request.result
       Issue.record(
         guide.task(
-          4, "the request should reach the fake API and wait there for the test to cancel it; it ended first: \(early.described)",
+          4,
+          "the request should reach the fake API and wait there for the test to cancel it; it ended first: \(early.described)",
           blaming: early.failure))
       return
     }

@@ -145,7 +145,8 @@ struct SQLiteProductLocalDataSourceTests {
     try #require(
       isConstraintFailure(failed.failure),
       guide.task(
-        1, "a product with stock -1 must break the table's CHECK (stock >= 0), got \(failed.map { _ in "no error" }.described)",
+        1,
+        "a product with stock -1 must break the table's CHECK (stock >= 0), got \(failed.map { _ in "no error" }.described)",
         blaming: failed.failure))
     let ids = try await guide.attempt(
       4, "a save after a failed one should work: the failed one must not leave its transaction open"
