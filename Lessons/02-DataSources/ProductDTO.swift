@@ -4,18 +4,21 @@ import LessonSupport
 /// A product as the Catalog API sends it. It lives in the data layer and never leaves it.
 ///
 /// It declares only the fields the app uses; `JSONDecoder` skips the rest
-/// (reviews, dimensions, images, …).
+/// (reviews, dimensions, images, …). Every field keeps the wire's type, so
+/// decoding accepts anything of the right shape; `toDomain()` decides what is valid.
 struct ProductDTO: Decodable, Sendable {
   struct Meta: Decodable, Sendable {
-    let updatedAt: Date
+    /// ISO 8601 text, such as `2025-04-30T09:41:02.053Z`; `toDomain()` reads it.
+    let updatedAt: String
   }
 
   let id: Int
   let title: String
   let description: String
   let category: String
-  /// Decoded as the JSON number it is; `toDomain()` turns it into money.
-  let price: Double
+  /// The JSON number's own digits: `JSONDecoder` reads a `Decimal` from the text,
+  /// never through `Double`, so 99999999999999.99 stays exactly that.
+  let price: Decimal
   let discountPercentage: Double
   let rating: Double
   let stock: Int
@@ -35,18 +38,45 @@ struct ProductPageDTO: Decodable, Sendable {
 extension ProductDTO {
   /// Maps the wire shape to the domain type, refusing what the app cannot show.
   ///
-  /// - Throws: `RemoteDataSourceError.invalidData` for a price that is not a
-  ///   non-negative amount.
+  /// - Throws: `RemoteDataSourceError.invalidData` naming the product and the
+  ///   field it refused: a blank title, a price that is not a finite amount of
+  ///   at least 0, a negative stock, a discount outside 0–100, a rating outside
+  ///   0–5, or an `updatedAt` that is not a real moment.
   func toDomain() throws -> Product {
-    // TODO: Task 2. Build a Product from these fields. Turn `price` into exact
-    // money, and throw RemoteDataSourceError.invalidData for a negative price.
-    throw NotDoneYet("Task 2", in: "Docs/02-DataSources.md", "ProductDTO.toDomain() should map the DTO to a Product")
+    // TODO: Task 2. Check each rule above, throwing RemoteDataSourceError.invalidData
+    // with a message that names the product and the field, then build the Product:
+    // the price as it is, the thumbnail as a URL?, updatedAt through CatalogDate.parse.
+    throw NotDoneYet(
+      "Task 2", in: "Docs/02-DataSources.md",
+      "ProductDTO.toDomain() should refuse what breaks the rules and map the rest to a Product")
   }
 }
 
 extension ProductPageDTO {
-  /// Maps every product of the page; one invalid product fails the page.
+  /// Maps the page and every product on it; one invalid product fails the page.
+  ///
+  /// A page past the end is a valid empty page: `skip` may exceed `total` when
+  /// no products come back.
+  /// - Throws: `RemoteDataSourceError.invalidData` naming the field: a negative
+  ///   `total`, `skip` or `limit`; more products than `limit`; products beyond
+  ///   `total`; an id that appears twice (the page is refused, not trimmed);
+  ///   or the first product `ProductDTO.toDomain()` refuses.
   func toDomain() throws -> ProductPage {
-    ProductPage(products: try products.map { try $0.toDomain() }, total: total, skip: skip, limit: limit)
+    for (field, value) in [("total", total), ("skip", skip), ("limit", limit)] where value < 0 {
+      throw RemoteDataSourceError.invalidData("page: \(field) \(value) is negative")
+    }
+    guard products.count <= limit else {
+      throw RemoteDataSourceError.invalidData("page: limit \(limit) but \(products.count) products")
+    }
+    // Written as a subtraction: skip + products.count could overflow.
+    guard products.isEmpty || skip <= total - products.count else {
+      throw RemoteDataSourceError.invalidData(
+        "page: skip \(skip) plus \(products.count) products is beyond total \(total)")
+    }
+    var seen = Set<Int>()
+    for product in products where !seen.insert(product.id).inserted {
+      throw RemoteDataSourceError.invalidData("page: products: id \(product.id) appears twice")
+    }
+    return ProductPage(products: try products.map { try $0.toDomain() }, total: total, skip: skip, limit: limit)
   }
 }

@@ -23,11 +23,15 @@ final class ProductListViewModel {
   }
 
   /// Loads the first page of products.
+  ///
+  /// A cancelled load (the view went away, a refresh replaced it) is not a
+  /// failure: the screen keeps what it showed before, and no message appears.
   func load() async {
     isLoading = true
     defer { isLoading = false }
     do {
       // TODO: Task 6. Ask `remote` for the first page: 30 products, skipping none.
+      // Then, before the other catches, catch CancellationError and change nothing.
       let page: ProductPage = try notDoneYet(
         "Task 6", in: "Docs/02-DataSources.md",
         "load() should ask remote.products(limit: 30, skip: 0) for the first page")

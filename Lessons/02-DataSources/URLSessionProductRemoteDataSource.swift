@@ -21,10 +21,11 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   /// Sends the endpoint's request, checks the response, and decodes the body.
   private func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
     // TODO: Task 4. Build the request from the endpoint, send it through
-    // `session`, turn URLErrors into .offline or .transport, refuse a response
-    // that is not HTTP, turn a non-2xx status into .http(status:message:) with
-    // the body's {"message": ...}, and decode with JSONDecoder.catalog(),
-    // turning a failure into .decoding.
+    // `session`, turn URLError(.cancelled) into CancellationError() and other
+    // URLErrors into .offline or .transport, refuse a response that is not HTTP,
+    // turn a non-2xx status into .http(status:message:) with the body's
+    // {"message": ...}, and decode with JSONDecoder.catalog(), turning a failure
+    // into .decoding.
     throw NotDoneYet(
       "Task 4", in: "Docs/02-DataSources.md",
       "URLSessionProductRemoteDataSource should send \(endpoint.path) and decode \(type)")

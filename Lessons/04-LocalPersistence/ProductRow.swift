@@ -49,10 +49,12 @@ struct ProductRow: Equatable {
 
   /// The domain product this row stores.
   ///
-  /// - Throws: `LocalDataSourceError.corruptRow` when the price is not a number.
+  /// - Throws: `LocalDataSourceError.corruptRow` when the price is not wholly a
+  ///   decimal number such as `9.99`.
   func toDomain() throws -> Product {
-    // TODO: Task 3. Build the Product; a price that does not read as a Decimal
-    // throws LocalDataSourceError.corruptRow.
+    // TODO: Task 3. Build the Product. A price that is not wholly digits, or digits,
+    // a point and digits, throws LocalDataSourceError.corruptRow: Decimal(string:)
+    // alone reads a prefix ("12abc" gives 12).
     throw NotDoneYet(
       "Task 3", in: "Docs/04-LocalPersistence.md", "ProductRow.toDomain() should map the row to a Product")
   }

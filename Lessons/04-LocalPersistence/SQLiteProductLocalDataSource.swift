@@ -1,4 +1,5 @@
 import CourseSQLite
+import Foundation
 import LessonSupport
 
 /// A `ProductLocalDataSource` on SQLite: products survive a restart.
@@ -10,7 +11,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
 
   /// Opens (or creates) the database at `path`, or `":memory:"`, and brings its schema up to date.
   ///
-  /// - Throws: `SQLiteError`, for example code 26 when the file is not a database.
+  /// - Throws: `SQLiteError`, for example "file is not a database" for a file
+  ///   that is not SQLite; `openOrReset(path:)` shows what a cache can do then.
   init(path: String) throws {
     let database = try SQLiteConnection(path: path)
     try database.migrate(Self.migrations)
@@ -47,8 +49,13 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
 
   /// Upserts every product in one transaction with one prepared statement:
   /// all of them are saved, or, when one fails, none.
+  ///
+  /// - Throws: `LocalDataSourceError.unsavable` for a price that is NaN or below
+  ///   0, whose text would not read back as money; `SQLiteError` for a row the
+  ///   table's constraints refuse.
   func save(_ products: [Product]) throws {
-    // TODO: Task 4. In one transaction, prepare `Self.upsert` once and run it for every product.
+    // TODO: Task 4. In one transaction, prepare `Self.upsert` once and run it for every
+    // product, refusing a NaN or negative price with LocalDataSourceError.unsavable first.
     throw NotDoneYet(
       "Task 4", in: "Docs/04-LocalPersistence.md", "save(_:) should upsert every product in one transaction")
   }

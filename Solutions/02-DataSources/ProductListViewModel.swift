@@ -22,12 +22,17 @@ final class ProductListViewModel {
   }
 
   /// Loads the first page of products.
+  ///
+  /// A cancelled load (the view went away, a refresh replaced it) is not a
+  /// failure: the screen keeps what it showed before, and no message appears.
   func load() async {
     isLoading = true
     defer { isLoading = false }
     do {
       products = try await remote.products(limit: 30, skip: 0).products
       errorMessage = nil
+    } catch is CancellationError {
+      // Nothing to undo: products and errorMessage change only when a load ends.
     } catch let error as RemoteDataSourceError {
       errorMessage = Self.message(for: error)
     } catch {

@@ -8,69 +8,74 @@ import Testing
   @testable import Lesson02
 #endif
 
+@Suite(.timeLimit(.minutes(1)))
 struct LocalDataSourceTests {
-  @Test func startsEmptyAndKeepsWhatItSaves() async {
-    let local = InMemoryProductLocalDataSource()
-    let saved = await Result {
+  @Test func startsEmptyAndKeepsWhatItSaves() async throws {
+    let local: any ProductLocalDataSource = InMemoryProductLocalDataSource()
+    let ids = try await guide.attempt(5, "saving products 1 and 2, then reading them back") {
       try await local.save([.sample(id: 1), .sample(id: 2)])
       return try await local.products().map(\.id)
     }
-    #expect(
-      (try? saved.get()) == [1, 2],
-      guide.task(5, "after saving products 1 and 2, products() should return [1, 2], got \(saved)"))
+    #expect(ids == [1, 2], guide.task(5, "after saving products 1 and 2, products() should return [1, 2], got \(ids)"))
   }
 
-  @Test func savingAnExistingIDReplacesIt() async {
-    let local = InMemoryProductLocalDataSource()
-    let result = await Result {
+  @Test func savingAnExistingIDReplacesIt() async throws {
+    let local: any ProductLocalDataSource = InMemoryProductLocalDataSource()
+    let products = try await guide.attempt(5, "saving id 1 twice, then reading") {
       try await local.save([.sample(id: 1, title: "Old"), .sample(id: 2)])
       try await local.save([.sample(id: 1, title: "New")])
       return try await local.products()
     }
-    let products = (try? result.get()) ?? []
+    let shown = "[" + products.map { "\($0.id) \($0.title)" }.joined(separator: ", ") + "]"
     #expect(
-      products.map(\.id) == [1, 2] && products.first?.title == "New",
+      shown == "[1 New, 2 Sample]",
+      guide.task(5, "saving id 1 again should replace it and keep id 2: expected [1 New, 2 Sample], got \(shown)")
+    )
+  }
+
+  @Test func startsWithTheLastOfARepeatedID() async throws {
+    let local: any ProductLocalDataSource = InMemoryProductLocalDataSource(products: [
+      .sample(id: 1, title: "First"), .sample(id: 2), .sample(id: 1, title: "Last"),
+    ])
+    let products = try await guide.attempt(5, "reading a source made with products 1, 2 and 1 again") {
+      try await local.products()
+    }
+    let shown = "[" + products.map { "\($0.id) \($0.title)" }.joined(separator: ", ") + "]"
+    #expect(
+      shown == "[1 Last, 2 Sample]",
       guide.task(
         5,
-        "saving id 1 again should replace it and keep id 2: expected [1 \"New\", 2], got \(result.map { $0.map { "\($0.id) \($0.title)" } })"
+        "init(products:) with id 1 twice should keep the last one, as save(_:) does: expected [1 Last, 2 Sample], got \(shown)"
       )
     )
   }
 
-  @Test func listsNewestFirstThenByID() async {
-    let local = InMemoryProductLocalDataSource()
+  @Test func listsNewestFirstThenByID() async throws {
+    let local: any ProductLocalDataSource = InMemoryProductLocalDataSource()
     let older = Date(timeIntervalSince1970: 1_000)
     let newer = Date(timeIntervalSince1970: 2_000)
-    let result = await Result {
+    let ids = try await guide.attempt(5, "saving three products with two dates, then reading") {
       try await local.save([
         .sample(id: 3, updatedAt: older), .sample(id: 2, updatedAt: newer), .sample(id: 1, updatedAt: older),
       ])
       return try await local.products().map(\.id)
     }
     #expect(
-      (try? result.get()) == [2, 1, 3],
-      guide.task(5, "products() should list newest updatedAt first, then by id: expected [2, 1, 3], got \(result)"))
+      ids == [2, 1, 3],
+      guide.task(5, "products() should list newest updatedAt first, then by id: expected [2, 1, 3], got \(ids)"))
   }
 
-  @Test func findsOneByID() async {
-    let local = InMemoryProductLocalDataSource()
-    let result = await Result {
+  @Test func findsOneByID() async throws {
+    let local: any ProductLocalDataSource = InMemoryProductLocalDataSource()
+    let (found, missing) = try await guide.attempt(5, "saving product 7, then finding 7 and 8") {
       try await local.save([.sample(id: 7, title: "Kettle")])
-      return (try await local.product(id: 7)?.title, try await local.product(id: 8))
+      return (try await local.product(id: 7), try await local.product(id: 8))
     }
-    let found = try? result.get()
     #expect(
-      found?.0 == "Kettle" && found?.1 == nil,
-      guide.task(5, "product(id: 7) should be Kettle and product(id: 8) nil, got \(result)"))
-  }
-}
-
-extension Product {
-  static func sample(id: Int, title: String = "Sample", updatedAt: Date = Date(timeIntervalSince1970: 1_746_006_062))
-    -> Product
-  {
-    Product(
-      id: id, title: title, description: "", category: "test", price: 1, discountPercentage: 0, rating: 0,
-      stock: 1, brand: nil, thumbnail: nil, updatedAt: updatedAt)
+      found?.title == "Kettle" && missing == nil,
+      guide.task(
+        5,
+        "product(id: 7) should be Kettle and product(id: 8) nil, got \(found?.title ?? "nil") and \(missing?.title ?? "nil")"
+      ))
   }
 }

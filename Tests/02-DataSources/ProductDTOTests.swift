@@ -9,23 +9,25 @@ import Testing
   @testable import Lesson02
 #endif
 
+@Suite(.timeLimit(.minutes(1)))
 struct ProductDTOTests {
-  /// Every real record, decoded with the Catalog decoder and mapped.
-  func mapAllRecords() throws -> [Product] {
-    let dtos = try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data)
-    return try dtos.map { try $0.toDomain() }
+  /// Every real record, decoded with the Catalog decoder and mapped; a failure stops the test, naming Task 2.
+  func mapAllRecords() async throws -> [Product] {
+    let dtos = try await guide.attempt(2, "the 194 real records should decode into ProductDTO") {
+      try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data)
+    }
+    return try await guide.attempt(2, "every one of the 194 real records should map to a Product") {
+      try dtos.map { try $0.toDomain() }
+    }
   }
 
-  @Test func decodesAndMapsAll194RealRecords() {
-    let mapped = Result { try mapAllRecords() }
-    #expect(
-      (try? mapped.get())?.count == 194,
-      guide.task(2, "all 194 real records should decode and map, got \(mapped.map(\.count))")
-    )
+  @Test func decodesAndMapsAll194RealRecords() async throws {
+    let products = try await mapAllRecords()
+    #expect(products.count == 194, guide.task(2, "expected 194 products, got \(products.count)"))
   }
 
-  @Test func keepsTheBrandOptional() throws {
-    let products = try #require(try? mapAllRecords(), guide.task(2, "the 194 records must map first"))
+  @Test func keepsTheBrandOptional() async throws {
+    let products = try await mapAllRecords()
     let withoutBrand = products.filter { $0.brand == nil }
     #expect(
       withoutBrand.count == 92,
@@ -35,45 +37,102 @@ struct ProductDTOTests {
       guide.task(2, "product 1's brand is Essence, got \(String(describing: products.first?.brand))"))
   }
 
-  @Test(arguments: [(1, "9.99"), (2, "19.99"), (78, "1999.99"), (123, "1099.99"), (170, "36999.99")])
-  func keepsPricesAsExactMoney(id: Int, price: String) throws {
-    let products = try #require(try? mapAllRecords(), guide.task(2, "the 194 records must map first"))
-    let product = try #require(
-      products.first { $0.id == id }, guide.task(2, "product \(id) should be among the mapped products"))
+  @Test func keepsPricesAsExactMoney() async throws {
+    let byID = Dictionary(try await mapAllRecords().map { ($0.id, $0) }) { first, _ in first }
+    let prices = [(1, "9.99"), (2, "19.99"), (78, "1999.99"), (123, "1099.99"), (170, "36999.99")]
+    await guide.expectEvery(prices, task: 2, "each real price should come through exactly; copy the DTO's Decimal") {
+      id, price in
+      let mapped = byID[id].map { "\($0.price)" } ?? "no such product"
+      return mapped == price ? nil : ("product \(id) costs \(price), got \(mapped)", nil)
+    }
+  }
+
+  @Test func keepsAPriceADoubleCannotHold() async throws {
+    let digits = "99999999999999.99"
+    // The premise: through Double, these digits come back as 99999999999999.98.
+    try #require(Decimal(string: "\(Double(digits) ?? 0)") != Decimal(string: digits))
+    let json =
+      #"{"id": 7, "title": "Yacht", "description": "", "category": "x", "price": "#
+      + digits
+      + #", "discountPercentage": 0, "rating": 5, "stock": 1, "meta": {"updatedAt": "2025-04-30T09:41:02.053Z"}}"#
+    let dto = try await guide.attempt(2, "a record priced \(digits) should decode into ProductDTO") {
+      try JSONDecoder.catalog().decode(ProductDTO.self, from: Data(json.utf8))
+    }
+    let product = try await guide.attempt(2, "a record priced \(digits) should map") { try dto.toDomain() }
     #expect(
-      product.price == Decimal(string: price),
+      product.price == Decimal(string: digits),
       guide.task(
         2,
-        "product \(id) costs exactly \(price); got \(product.price). Decimal(aDouble) keeps the binary error: go through the number's text"
+        "a price of \(digits) should stay exactly that, got \(product.price): the money passed through a Double somewhere"
       )
     )
   }
 
-  @Test func carriesTheFieldsTheAppShows() throws {
-    let products = try #require(try? mapAllRecords(), guide.task(2, "the 194 records must map first"))
+  @Test func carriesTheFieldsTheAppShows() async throws {
+    let products = try await mapAllRecords()
     let first = try #require(products.first, guide.task(2, "the mapped products should not be empty"))
-    let expected = Product(
+    var expected = Product(
       id: 1, title: "Essence Mascara Lash Princess",
-      description: first.description, category: "beauty", price: Decimal(string: "9.99")!,
+      description: first.description, category: "beauty", price: Decimal(string: "9.99") ?? 0,
       discountPercentage: 10.48, rating: 2.56, stock: 99, brand: "Essence",
       thumbnail: URL(
         string: "https://cdn.dummyjson.com/product-images/beauty/essence-mascara-lash-princess/thumbnail.webp"),
-      updatedAt: Date(timeIntervalSince1970: 1_746_006_062.053))
-    #expect(first == expected, guide.task(2, "product 1 should map field by field to \(expected), got \(first)"))
+      updatedAt: first.updatedAt)
+    #expect(
+      first == expected,
+      guide.task(
+        2, "product 1 should map field by field; differences: \(differences(expected: expected, actual: first))")
+    )
+    expected.updatedAt = Date(timeIntervalSince1970: 1_746_006_062.053)
+    #expect(
+      abs(first.updatedAt.timeIntervalSince(expected.updatedAt)) < 0.000_001,
+      guide.task(
+        2,
+        "product 1's updatedAt is 2025-04-30T09:41:02.053Z; got \(first.updatedAt.timeIntervalSince1970) s after 1970")
+    )
     #expect(
       first.description.hasPrefix("The Essence Mascara"), guide.task(2, "description should be the API's description"))
   }
 
-  @Test func refusesANegativePrice() throws {
-    let json =
-      #"{"id": 7, "title": "Broken", "description": "", "category": "x", "price": -1, "discountPercentage": 0, "rating": 0, "stock": 0, "meta": {"updatedAt": "2025-04-30T09:41:02.053Z"}}"#
-    let dto = try JSONDecoder.catalog().decode(ProductDTO.self, from: Data(json.utf8))
-    let mapped = Result { try dto.toDomain() }
-    var isInvalidData = false
-    if case .failure(RemoteDataSourceError.invalidData) = mapped { isInvalidData = true }
-    #expect(
-      isInvalidData,
-      guide.task(
-        2, "a price of -1 is not money the app can show: expected RemoteDataSourceError.invalidData, got \(mapped)"))
+  /// DTOs that decode but break one of the domain's rules, and the field the refusal must name.
+  static let brokenRules: [(problem: String, dto: ProductDTO, field: String)] = [
+    ("an empty title", .valid(title: ""), "title"),
+    ("a blank title", .valid(title: " \n\t"), "title"),
+    ("a price of -1", .valid(price: -1), "price"),
+    ("a price that is NaN", .valid(price: .nan), "price"),
+    ("a stock of -1", .valid(stock: -1), "stock"),
+    ("a discount of 101%", .valid(discountPercentage: 101), "discountPercentage"),
+    ("a discount of -0.5%", .valid(discountPercentage: -0.5), "discountPercentage"),
+    ("a rating of 5.5", .valid(rating: 5.5), "rating"),
+    ("a rating of -1", .valid(rating: -1), "rating"),
+    ("a rating that is NaN", .valid(rating: .nan), "rating"),
+    ("an updatedAt of February 30", .valid(updatedAt: "2025-02-30T09:41:02.053Z"), "updatedAt"),
+    ("an updatedAt at hour 25", .valid(updatedAt: "2025-04-30T25:41:02Z"), "updatedAt"),
+    ("an updatedAt with text after the zone", .valid(updatedAt: "2025-04-30T09:41:02.053Zjunk"), "updatedAt"),
+  ]
+
+  @Test func refusesValuesTheDomainForbids() async {
+    await guide.expectEvery(
+      Self.brokenRules, task: 2,
+      "a product that breaks a rule should throw RemoteDataSourceError.invalidData naming the field"
+    ) { problem, dto, field in
+      let outcome = Result { try dto.toDomain() }
+      return isInvalidData(outcome.failure, naming: field)
+        ? nil : ("\(problem) (\(field)) gave \(outcome.map { _ in "a Product" }.described)", outcome.failure)
+    }
+  }
+
+  @Test func acceptsTheEdgesOfEachRange() async {
+    let edges: [(problem: String, dto: ProductDTO)] = [
+      ("a price of 0", .valid(price: 0)), ("a price of 0.01", .valid(price: Decimal(string: "0.01") ?? 0)),
+      ("a stock of 0", .valid(stock: 0)), ("a discount of 0%", .valid(discountPercentage: 0)),
+      ("a discount of 100%", .valid(discountPercentage: 100)), ("a rating of 0", .valid(rating: 0)),
+      ("a rating of 5", .valid(rating: 5)), ("an updatedAt on a leap day", .valid(updatedAt: "2024-02-29T23:59:59Z")),
+    ]
+    await guide.expectEvery(edges, task: 2, "values at the edge of each rule are valid and should map") {
+      problem, dto in
+      let outcome = Result { try dto.toDomain() }
+      return outcome.failure.map { ("\(problem) gave the error \($0)", $0) }
+    }
   }
 }

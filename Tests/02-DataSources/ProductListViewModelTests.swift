@@ -1,5 +1,6 @@
 import Foundation
 import StageTesting
+import Synchronization
 import Testing
 
 #if SOLUTION
@@ -21,8 +22,22 @@ struct StubProductRemoteDataSource: ProductRemoteDataSource {
   }
 }
 
+/// A remote data source that gives each call the next of its answers, a page or any error.
+final class ScriptedProductRemoteDataSource: ProductRemoteDataSource {
+  private let answers: Mutex<[Result<ProductPage, any Error>]>
+
+  init(_ answers: [Result<ProductPage, any Error>]) { self.answers = Mutex(answers) }
+
+  func products(limit: Int, skip: Int) async throws -> ProductPage {
+    try answers.withLock { $0.isEmpty ? .failure(RemoteDataSourceError.offline) : $0.removeFirst() }.get()
+  }
+
+  func product(id: Int) async throws -> Product { throw RemoteDataSourceError.http(status: 404, message: nil) }
+}
+
 /// Stage 02's point: the view model's tests need no HTTP at all.
 @MainActor
+@Suite(.timeLimit(.minutes(1)))
 struct ProductListViewModelTests {
   static let threeProducts = ProductPage(
     products: [.sample(id: 1), .sample(id: 2), .sample(id: 3)], total: 3, skip: 0, limit: 3)
@@ -53,19 +68,57 @@ struct ProductListViewModelTests {
     )
   }
 
-  @Test(arguments: [
-    (RemoteDataSourceError.http(status: 500, message: "Database unavailable"), "500"),
-    (.offline, "offline"),
-    (.decoding("bad"), "cannot read"),
-  ])
-  func tellsTheUserWhatFailed(error: RemoteDataSourceError, expected: String) async {
-    let viewModel = ProductListViewModel(remote: StubProductRemoteDataSource(page: .failure(error)))
+  @Test func tellsTheUserWhatFailed() async {
+    let failures: [(error: RemoteDataSourceError, expected: String)] = [
+      (.http(status: 500, message: "Database unavailable"), "500"), (.offline, "offline"),
+      (.decoding("bad"), "cannot read"),
+    ]
+    await guide.expectEvery(
+      failures, task: 6, "when the source throws, errorMessage should say what failed and isLoading end false"
+    ) { error, expected in
+      let viewModel = ProductListViewModel(remote: StubProductRemoteDataSource(page: .failure(error)))
+      await viewModel.load()
+      let shown = viewModel.errorMessage ?? "nil"
+      guard !shown.localizedCaseInsensitiveContains(expected) || viewModel.isLoading else { return nil }
+      return ("\(error) should mention \"\(expected)\", got \(shown) with isLoading \(viewModel.isLoading)", nil)
+    }
+  }
+
+  @Test func aCancelledLoadKeepsTheProductsShown() async throws {
+    try await expectCancellationKeepsState(after: .success(Self.threeProducts), described: "showing products 1, 2, 3")
+  }
+
+  @Test func aCancelledLoadKeepsTheMessageShown() async throws {
+    try await expectCancellationKeepsState(
+      after: .failure(RemoteDataSourceError.offline), described: "showing the offline message")
+  }
+
+  /// Loads once with `first`, then once more with a load that ends in `CancellationError`,
+  /// and expects the second to change nothing the screen shows.
+  func expectCancellationKeepsState(
+    after first: Result<ProductPage, any Error>, described before: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let viewModel = ProductListViewModel(
+      remote: ScriptedProductRemoteDataSource([first, .failure(CancellationError())]))
     await viewModel.load()
-    let shown = viewModel.errorMessage ?? "nil"
-    #expect(
-      shown.localizedCaseInsensitiveContains(expected),
-      guide.task(6, "when the source throws \(error), errorMessage should mention \"\(expected)\", got \(shown)")
+    let shown = (products: viewModel.products.map(\.id), errorMessage: viewModel.errorMessage)
+    let expectedIDs = (try? first.get())?.products.map(\.id) ?? []
+    try #require(
+      shown.products == expectedIDs && (shown.errorMessage == nil) == (first.failure == nil),
+      guide.task(
+        6, "the first load should end \(before), got \(shown.products) and errorMessage \(shown.errorMessage ?? "nil")"),
+      sourceLocation: sourceLocation
     )
-    #expect(!viewModel.isLoading, guide.task(6, "isLoading should be false after a failure"))
+    await viewModel.load()
+    #expect(
+      viewModel.products.map(\.id) == shown.products && viewModel.errorMessage == shown.errorMessage
+        && !viewModel.isLoading,
+      guide.task(
+        6,
+        "a load that ends in CancellationError (the view went away) is no failure: the screen should keep \(before) and show no new message; got \(viewModel.products.map(\.id)), errorMessage \(viewModel.errorMessage ?? "nil"), isLoading \(viewModel.isLoading)"
+      ),
+      sourceLocation: sourceLocation
+    )
   }
 }

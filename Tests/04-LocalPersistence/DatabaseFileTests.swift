@@ -9,33 +9,31 @@ import Testing
   @testable import Lesson04
 #endif
 
-/// What only a file shows: data that outlives the connection, a migration of a
-/// database that already holds data, and a file that is not a database at all.
+/// What only a file shows: data that outlives the connection, a migrated file
+/// that the data source reads, and a file that is not a database at all.
+@Suite(.timeLimit(.minutes(1)))
 struct DatabaseFileTests {
   @Test func keepsProductsAcrossClosingAndReopening() async throws {
     let file = TemporaryDatabase()
-    let saved = await Result {
-      let first = try SQLiteProductLocalDataSource(path: file.path)
-      try await first.save(Array(realProducts.prefix(5)))
+    let five = Array(try realProducts().prefix(5))
+    _ = try await guide.attempt(4, "saving 5 products to a new file") {
+      try await openDatabase(file.path).save(five)
     }
-    try #require((try? saved.get()) != nil, guide.task(4, "saving 5 products to a file should work, got \(saved)"))
-    let reopened = await Result { try await SQLiteProductLocalDataSource(path: file.path).products() }
+    let reopened = try await guide.attempt(5, "reading them through a new data source on the same file") {
+      try await openDatabase(file.path).products()
+    }
     #expect(
-      (try? reopened.get()) == newestFirst(Array(realProducts.prefix(5))),
+      reopened == newestFirst(five),
       guide.task(
-        5, "a new data source on the same file should read the 5 saved products, got \(reopened.map { $0.map(\.id) })")
+        5, "a new data source on the same file should read the 5 saved products, got \(reopened.map(\.id))")
     )
   }
 
-  @Test func migratesAVersion1FileAndKeepsItsData() async throws {
+  @Test func aMigratedVersion1FileSavesAndReadsBrands() async throws {
     let file = TemporaryDatabase()
-    let version1 = Result {
+    _ = try await guide.attempt(1, "a version-1 file with one row should be made by migration 1 and an INSERT") {
       let database = try SQLiteConnection(path: file.path)
       try database.migrate(Array(SQLiteProductLocalDataSource.migrations.prefix(1)))
-      let columns = try database.prepare("SELECT name FROM pragma_table_info('products')").query { $0.text(at: 0) }
-      guard !columns.contains("brand") else {
-        throw SQLiteError(code: .error, message: "version 1 already has a brand column; brand arrives in version 2")
-      }
       try database.prepare(
         """
         INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
@@ -43,45 +41,56 @@ struct DatabaseFileTests {
         """
       ).run()
     }
-    try #require(
-      (try? version1.get()) != nil,
-      guide.task(
-        1,
-        "version 1 must create products(id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at) as the doc specifies; inserting a version-1 row failed: \(version1)"
-      )
-    )
-    let migrated = await Result {
-      let local = try SQLiteProductLocalDataSource(path: file.path)
+    let local = try await openDatabase(file.path)
+    var branded = Product.sample(id: 2)
+    branded.brand = "New in version 2"
+    let (old, brand) = try await guide.attempt(5, "reading the version-1 row, saving a branded product and reading it")
+    {
       let old = try await local.product(id: 1)
-      var branded = Product.sample(id: 2)
-      branded.brand = "New in version 2"
       try await local.save([branded])
       return (old, try await local.product(id: 2)?.brand)
     }
-    let found = try? migrated.get()
     #expect(
-      found?.0?.title == "Kept across the migration" && found?.0?.price == Decimal(string: "12.5")
-        && found?.0?.brand == nil,
-      guide.task(2, "the version-1 row should survive the migration with brand nil, got \(migrated)")
+      old?.title == "Kept across the migration" && old?.price == Decimal(string: "12.5") && old?.brand == nil,
+      guide.task(
+        5,
+        "the version-1 row should read back with price 12.5 and brand nil, got \(old.map { "\($0.title), \($0.price), brand \($0.brand ?? "nil")" } ?? "nil")"
+      )
     )
-    #expect(
-      found?.1 == "New in version 2",
-      guide.task(2, "after the migration a brand should be stored and read back, got \(migrated)"))
-    let version = Result { try SQLiteConnection(path: file.path).userVersion() }
-    #expect(
-      (try? version.get()) == 2, guide.task(2, "the file should record user_version 2 after opening, got \(version)"))
+    #expect(brand == "New in version 2", guide.task(5, "a saved brand should read back, got \(brand ?? "nil")"))
   }
 
-  @Test func migratesOnlyOnce() async throws {
+  @Test func openOrResetMovesAnUnreadableFileAsideAndStartsEmpty() async throws {
     let file = TemporaryDatabase()
-    let reopened = await Result {
-      try await SQLiteProductLocalDataSource(path: file.path).save([.sample(id: 1)])
-      return try await SQLiteProductLocalDataSource(path: file.path).products().map(\.id)
+    var generator = SystemRandomNumberGenerator()
+    let junk = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    try junk.write(to: URL(fileURLWithPath: file.path))
+    let local = try await guide.attempt(1, "openOrReset(path:) on a file of random bytes should open an empty store") {
+      try SQLiteProductLocalDataSource.openOrReset(path: file.path)
+    }
+    let products = try await guide.attempt(5, "the new store should read") { try await local.products() }
+    let aside = FileManager.default.contents(atPath: file.path + ".unreadable")
+    #expect(products.isEmpty, guide.task(5, "a reset store should hold no products, got \(products.map(\.id))"))
+    #expect(
+      aside == junk,
+      guide.task(
+        1,
+        "openOrReset(path:) is finished code: the unreadable file should wait at path + \".unreadable\" with its bytes, got \(aside.map { "\($0.count) other bytes" } ?? "no file")"
+      )
+    )
+  }
+
+  @Test func openOrResetKeepsAReadableDatabase() async throws {
+    let file = TemporaryDatabase()
+    _ = try await guide.attempt(4, "saving product 7 to a new file") {
+      try await openDatabase(file.path).save([.sample(id: 7, title: "Kettle")])
+    }
+    let kept = try await guide.attempt(5, "reopening the file with openOrReset(path:) and reading product 7") {
+      try await SQLiteProductLocalDataSource.openOrReset(path: file.path).product(id: 7)
     }
     #expect(
-      (try? reopened.get()) == [1],
-      guide.task(
-        2, "opening a current database must not run its migrations again (ALTER TABLE would fail), got \(reopened)")
+      kept?.title == "Kettle" && !FileManager.default.fileExists(atPath: file.path + ".unreadable"),
+      guide.task(5, "a healthy database must be opened as it is, got product 7 \(kept?.title ?? "nil")")
     )
   }
 
@@ -94,7 +103,7 @@ struct DatabaseFileTests {
     let error = opened.failure as? SQLiteError
     #expect(
       error?.code == .notADatabase && error?.message.contains("not a database") == true,
-      guide.task(1, "opening random bytes should throw SQLITE_NOTADB \"file is not a database\", got \(opened)")
+      guide.task(1, "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened)")
     )
   }
 }
