@@ -3,63 +3,19 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Answers `swift` and `git` with canned output and records what was asked.
-final class StubCommandRunner: CommandRunning {
-  let answers: @Sendable ([String]) -> CommandResult
-  private let calls = Mutex<[[String]]>([])
-
-  init(answers: @escaping @Sendable ([String]) -> CommandResult) { self.answers = answers }
-
-  var recorded: [[String]] { calls.withLock { $0 } }
-
-  func run(
-    _ arguments: [String], in directory: URL, timeout: Double,
-    onLine: @escaping @Sendable (String) -> Void
-  ) throws -> CommandResult {
-    calls.withLock { $0.append(arguments) }
-    let result = answers(arguments)
-    for line in result.output.split(separator: "\n") { onLine(String(line)) }
-    return result
-  }
-}
-
-/// A throwaway folder laid out like the course, with one complete stage.
-struct TemporaryWorkspace: ~Copyable {
-  let workspace: Workspace
-
-  init(withDoc: Bool = true, built: Bool = true) throws {
-    let root = FileManager.default.temporaryDirectory
-      .appendingPathComponent("course-\(UUID().uuidString)")
-    let folders = [
-      "Lessons/01-Intro", "Solutions/01-Intro", "Tests/01-Intro", "Tests/SolutionLinks/01-Intro", "Docs",
-      ".build/debug/IntroPackageTests.xctest",
-    ]
-    for folder in folders {
-      try FileManager.default.createDirectory(
-        at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-    }
-    if !built {
-      try FileManager.default.removeItem(at: root.appendingPathComponent(".build/debug/IntroPackageTests.xctest"))
-    }
-    try Data().write(to: root.appendingPathComponent("Package.swift"))
-    if withDoc { try Data("# Intro".utf8).write(to: root.appendingPathComponent("Docs/01-Intro.md")) }
-    workspace = Workspace(root: root)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: workspace.root) }
-}
-
 struct CourseTests {
-  static let lessonFails =
-    "✘ Test a() failed after 0.1 seconds with 1 issue.\n✘ Test run with 3 tests in 1 suite failed after 0.1 seconds with 1 issue."
-  static let allPass = "✔ Test run with 3 tests in 1 suite passed after 0.1 seconds."
+  static let tests = ["a()", "b()", "c()"]
+  static let lessonFails = CannedRun(
+    status: 1, console: "✘ Test run with 3 tests in 1 suite failed after 0.1 seconds with 1 issue.",
+    events: EventStreamFixture.run(tests: tests, failing: ["a()"]))
+  static let allPass = CannedRun(
+    console: "✔ Test run with 3 tests in 1 suite passed after 0.1 seconds.",
+    events: EventStreamFixture.run(tests: tests))
 
   func run(
     _ command: Command, in folder: borrowing TemporaryWorkspace,
-    answers: @escaping @Sendable ([String]) -> CommandResult
-  )
-    -> (status: Int32, output: String, runner: StubCommandRunner)
-  {
+    answers: @escaping @Sendable ([String]) -> CannedRun
+  ) -> (status: Int32, output: String, runner: StubCommandRunner) {
     let runner = StubCommandRunner(answers: answers)
     let output = Mutex("")
     let course = Course(
@@ -69,15 +25,14 @@ struct CourseTests {
     return (status, output.withLock { $0 }, runner)
   }
 
-  static func answer(lesson: String, solution: String, gitStatus: String = "") -> @Sendable ([String]) -> CommandResult
+  /// Answers every lesson suite with `lesson`, every solution suite with `solution`, and git with `gitStatus`.
+  static func answer(lesson: CannedRun, solution: CannedRun, gitStatus: String = "")
+    -> @Sendable ([String]) -> CannedRun
   {
     { arguments in
-      switch arguments.last {
-      case "Lesson01Tests\\.": CommandResult(status: 1, output: lesson)
-      case "Solution01Tests\\.": CommandResult(status: 0, output: solution)
-      case "Lessons/01-Intro": CommandResult(status: 0, output: gitStatus)
-      default: CommandResult(status: 0, output: "[1/2] Compiling\n[2/2] Linking\nBuild complete!")
-      }
+      if let filter = StubCommandRunner.filter(arguments) { return filter.hasPrefix("Lesson") ? lesson : solution }
+      if arguments.first == "git" { return CannedRun(console: gitStatus) }
+      return CannedRun(console: "[1/2] Compiling\n[2/2] Linking\nBuild complete!")
     }
   }
 
@@ -110,7 +65,7 @@ struct CourseTests {
   @Test func aBuildFailureShowsTheCompilerErrors() throws {
     let folder = try TemporaryWorkspace()
     let (status, output, _) = run(.status, in: folder) { _ in
-      CommandResult(status: 1, output: "Lessons/01-Intro/A.swift:3:1: error: cannot find 'x' in scope")
+      CannedRun(status: 1, console: "Lessons/01-Intro/A.swift:3:1: error: cannot find 'x' in scope")
     }
     #expect(status == 1)
     #expect(output.contains("error: cannot find 'x' in scope"))
@@ -140,6 +95,53 @@ struct CourseTests {
     #expect(solved.output.contains("Every stage is solved."))
   }
 
+  /// On a Mac with SF Pro, swift-testing prints SF Symbols (private-use characters) instead of ✔ and ✘.
+  @Test(arguments: [
+    "\u{10065B} Test a() failed after 0.1 seconds with 1 issue.\n"
+      + "\u{10065B} Test run with 3 tests in 1 suite failed after 0.1 seconds with 1 issue.",
+    "Test a() failed after 0.1 seconds with 1 issue.\nTest run with 3 tests in 1 suite failed.",
+    "",
+  ])
+  func countsComeFromTheEventStreamWhateverTheConsoleShows(console: String) throws {
+    let folder = try TemporaryWorkspace()
+    let lesson = CannedRun(status: 1, console: console, events: Self.lessonFails.events)
+    let (_, output, _) = run(.status, in: folder, answers: Self.answer(lesson: lesson, solution: Self.allPass))
+    #expect(
+      output.contains("○ not started   2/3 tests pass"),
+      "one of three tests failed in the event stream, whatever the console printed; got: \(output)")
+    #expect(!output.contains("✔ solved"), "an untouched stage is never solved")
+  }
+
+  @Test func aHungLessonIsBrokenAndNamesTheTestThatWasRunning() throws {
+    let folder = try TemporaryWorkspace()
+    let hung = CannedRun(
+      status: 9, console: "◇ Test b() started.",
+      events: EventStreamFixture.run(tests: Self.tests, running: ["b()"], ended: false), timedOut: true)
+    let (status, output, _) = run(.status, in: folder, answers: Self.answer(lesson: hung, solution: Self.allPass))
+    #expect(status == 0)
+    #expect(output.contains("✘ broken        hung: b() still running when stopped after 15 s"), "got: \(output)")
+  }
+
+  @Test func keepsTheConsoleOutputOfEverySuiteInTheBuildFolder() throws {
+    let folder = try TemporaryWorkspace()
+    _ = run(.status, in: folder, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let log = try String(
+      contentsOf: folder.workspace.root.appendingPathComponent(SwiftPackage.logPath(of: "Lesson01Tests")),
+      encoding: .utf8)
+    #expect(log == Self.lessonFails.result.output)
+  }
+
+  @Test func anInterruptedCommandSaysSoAndExitsWith130() throws {
+    let folder = try TemporaryWorkspace()
+    let runner = InterruptedRunner()
+    let output = Mutex("")
+    let course = Course(
+      package: SwiftPackage(workspace: folder.workspace, runner: runner), style: Style(colored: false),
+      isTerminal: false, write: { text in output.withLock { $0 += text } })
+    #expect(course.run(.status) == 130)
+    #expect(output.withLock { $0 }.contains("Interrupted."))
+  }
+
   @Test func saysWhenTheFirstBuildWillTakeAWhile() throws {
     let fresh = try TemporaryWorkspace(built: false)
     let first = run(.status, in: fresh, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
@@ -158,20 +160,11 @@ struct CourseTests {
   }
 }
 
-struct ProcessCommandRunnerTests {
-  @Test func capturesOutputAndStatus() throws {
-    let lines = Mutex<[String]>([])
-    let result = try ProcessCommandRunner().run(
-      ["sh", "-c", "echo one; echo two >&2; exit 3"], in: FileManager.default.temporaryDirectory, timeout: 30
-    ) { line in lines.withLock { $0.append(line) } }
-    #expect(result.status == 3)
-    #expect(lines.withLock { $0 }.sorted() == ["one", "two"])
-    #expect(!result.timedOut)
-  }
-
-  @Test func stopsACommandThatRunsPastItsTimeLimit() throws {
-    let result = try ProcessCommandRunner().run(
-      ["sleep", "30"], in: FileManager.default.temporaryDirectory, timeout: 0.2, onLine: { _ in })
-    #expect(result.timedOut)
+/// A runner whose every command was interrupted, as Ctrl-C leaves it.
+private struct InterruptedRunner: CommandRunning {
+  func run(
+    _ arguments: [String], in directory: URL, timeout: Double, onLine: @escaping @Sendable (String) -> Void
+  ) throws -> CommandResult {
+    throw CourseError.interrupted
   }
 }
