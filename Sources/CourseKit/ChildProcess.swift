@@ -102,10 +102,12 @@ final class ChildProcess {
   }
 
   /// Waits up to `milliseconds` for output and returns what arrived.
+  ///
+  /// Once the pipe has ended, it still waits, so that a caller polling for the
+  /// child's exit in a loop does not spin.
   func waitForOutput(upTo milliseconds: Int32) -> Output {
     guard output >= 0 else {
-      // The pipe is done; wait anyway so that callers polling in a loop do not spin.
-      _ = poll(nil, 0, milliseconds)
+      _ = poll(nil, 0, min(milliseconds, 10))
       return .end
     }
     var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
@@ -118,6 +120,9 @@ final class ChildProcess {
     output = -1
     return .end
   }
+
+  /// Whether the pipe is still open: some process of the command may still write to it.
+  var outputIsOpen: Bool { output >= 0 }
 
   /// The exit status once the child has ended (the signal number if a signal ended it), reaping it;
   /// `nil` while it runs.

@@ -10,10 +10,12 @@ struct LineBuffer {
     data.append(chunk)
     pending.append(chunk)
     var lines: [String] = []
-    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-      lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-      pending.removeSubrange(pending.startIndex...newline)
+    var start = pending.startIndex
+    while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      lines.append(String(decoding: pending[start..<newline], as: UTF8.self))
+      start = pending.index(after: newline)
     }
+    pending = Data(pending[start...])
     return lines
   }
 

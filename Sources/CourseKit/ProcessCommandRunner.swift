@@ -30,9 +30,9 @@ public struct ProcessCommandRunner: CommandRunning {
     onLine: @escaping @Sendable (String) -> Void
   ) throws -> CommandResult {
     if interruption.isRequested { throw CourseError.interrupted }
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    let child = try ChildProcess(arguments, in: directory, environment: environment)
+    // The environment as it is: SwiftPM's manifest cache is keyed by it, so the
+    // learner's own `swift test` and `course` share one cache.
+    let child = try ChildProcess(arguments, in: directory, environment: ProcessInfo.processInfo.environment)
     var lines = LineBuffer()
     func take(_ output: ChildProcess.Output) -> Bool {
       guard case .data(let chunk) = output else { return false }
@@ -70,7 +70,7 @@ public struct ProcessCommandRunner: CommandRunning {
     }
     // Collect what is left in the pipe; a process outside the groups that holds it
     // open and stays silent only costs one short wait.
-    while take(child.waitForOutput(upTo: 200)) {}
+    while child.outputIsOpen, take(child.waitForOutput(upTo: 200)) {}
     if let last = lines.finish() { onLine(last) }
     if stopping != nil, !timedOut { throw CourseError.interrupted }
     return CommandResult(status: status ?? 0, output: lines.text, timedOut: timedOut)
