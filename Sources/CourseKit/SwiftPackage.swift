@@ -9,13 +9,16 @@ public struct SwiftPackage: Sendable {
   /// Seconds a build may take before it is stopped.
   public var buildTimeout: Double = 3_600
   /// Seconds one suite may take before it counts as hung and is stopped.
+  public var suiteTimeout: Double = defaultSuiteTimeout
+
+  /// The default suite time limit.
   ///
   /// A stage's suite runs in well under a second, and `swift test --skip-build`
   /// around it in under one more (0.3 to 0.9 s measured on a 2-core Linux
   /// machine). 15 s leaves room for a first launch on a busy laptop, more than
   /// ten times the usual cost, while a hung lesson costs the learner at most
   /// 15 s plus the runner's grace period, not minutes.
-  public var suiteTimeout: Double = 15
+  public static let defaultSuiteTimeout: Double = 15
 
   /// Makes a package driver.
   public init(workspace: Workspace, runner: any CommandRunning) {
