@@ -129,7 +129,13 @@ final class ChildProcess {
   func exitStatus() -> Int32? {
     if let exited { return exited }
     var status: Int32 = 0
-    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    let reaped = waitpid(pid, &status, WNOHANG)
+    if reaped == -1, errno == ECHILD {
+      // Someone else reaped it (SIGCHLD ignored): it has ended, with a status nobody can know.
+      exited = 1
+      return exited
+    }
+    guard reaped == pid else { return nil }
     // WIFEXITED and friends are macros Swift cannot import.
     let signal = status & 0x7f
     exited = signal == 0 ? (status >> 8) & 0xff : signal

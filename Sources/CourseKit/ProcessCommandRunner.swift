@@ -7,8 +7,8 @@ import Foundation
 /// of everything it started (SwiftPM answers SIGINT by stopping its test
 /// runner, which lives in a group of its own); after `gracePeriod` seconds,
 /// whatever is left gets SIGKILL. So `run` returns at most `timeout +
-/// gracePeriod` seconds after it started (plus a moment to collect the last
-/// output), and leaves no process behind.
+/// gracePeriod` seconds after it started (plus at most one second to collect
+/// the last output), and leaves no process behind.
 public struct ProcessCommandRunner: CommandRunning {
   /// What tells a running command to stop early.
   public let interruption: Interruption
@@ -68,9 +68,10 @@ public struct ProcessCommandRunner: CommandRunning {
       // Whatever outlived the command, such as a test runner that ignored SIGINT.
       child.signalGroups(SIGKILL, also: stop.groups)
     }
-    // Collect what is left in the pipe; a process outside the groups that holds it
-    // open and stays silent only costs one short wait.
-    while child.outputIsOpen, take(child.waitForOutput(upTo: 200)) {}
+    // Collect what is left in the pipe, for one second at most: a process outside
+    // the groups may hold it open, silent or not.
+    let drained = clock.now + .seconds(1)
+    while child.outputIsOpen, clock.now < drained, take(child.waitForOutput(upTo: 200)) {}
     if let last = lines.finish() { onLine(last) }
     if stopping != nil, !timedOut { throw CourseError.interrupted }
     return CommandResult(status: status ?? 0, output: lines.text, timedOut: timedOut)

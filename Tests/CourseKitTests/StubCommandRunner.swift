@@ -2,17 +2,6 @@ import CourseKit
 import Foundation
 import Synchronization
 
-/// What a stub command prints and, for `swift test`, what its event stream holds.
-struct CannedRun: Sendable {
-  var result: CommandResult
-  var events: String?
-
-  init(status: Int32 = 0, console: String = "", events: String? = nil, timedOut: Bool = false) {
-    result = CommandResult(status: status, output: console, timedOut: timedOut)
-    self.events = events
-  }
-}
-
 /// Answers `swift` and `git` with canned runs and records what was asked.
 ///
 /// For `swift test`, it writes the canned event stream where
