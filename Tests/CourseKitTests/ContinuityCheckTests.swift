@@ -1,6 +1,5 @@
 import CourseKit
 import Foundation
-import Synchronization
 import Testing
 
 /// `course verify` checks that Lesson NN starts where Solution NN-1 ended (contract item 3).
@@ -15,20 +14,9 @@ struct ContinuityCheckTests {
     return folder
   }
 
-  func verify(_ folder: borrowing TemporaryWorkspace) -> (status: Int32, output: String) {
-    let runner = StubCommandRunner(
-      answers: CourseTests.answer(lesson: CourseTests.lessonFails, solution: CourseTests.allPass))
-    let output = Mutex("")
-    let course = Course(
-      package: SwiftPackage(workspace: folder.workspace, runner: runner), style: Style(colored: false),
-      isTerminal: false, write: { text in output.withLock { $0 += text } })
-    let status = course.run(.verify)
-    return (status, output.withLock { $0 })
-  }
-
   @Test func aLessonThatRepeatsThePreviousSolutionKeepsTheContract() throws {
     let folder = try Self.twoStages()
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 0, "\(output)")
     #expect(
       output.contains(
@@ -39,7 +27,7 @@ struct ContinuityCheckTests {
   @Test func aChangedFileTheDocDoesNotListBreaksItAndSaysHowToFixIt() throws {
     let folder = try Self.twoStages()
     try folder.write("Lessons/02-Next/A.swift", "struct A { var changed = true }\n")
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(
       output.contains(
@@ -50,7 +38,7 @@ struct ContinuityCheckTests {
   @Test func aNewFileTheDocDoesNotListBreaksIt() throws {
     let folder = try Self.twoStages()
     try folder.write("Lessons/02-Next/C.swift", "struct C {}\n")
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(output.contains("✘ Lessons/02-Next/C.swift is not in Solutions/01-Intro; list it under ## Your files"))
   }
@@ -59,7 +47,7 @@ struct ContinuityCheckTests {
     let folder = try Self.twoStages()
     try folder.write(
       "Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Gone.swift`: Task 2\n")
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(output.contains("✘ Docs/02-Next.md lists `Gone.swift` under ## Your files, but Lessons/02-Next/Gone.swift"))
   }
@@ -67,7 +55,7 @@ struct ContinuityCheckTests {
   @Test func aDocWithoutTheSectionBreaksItAndSaysWhatToAdd() throws {
     let folder = try Self.twoStages()
     try folder.write("Docs/02-Next.md", "# Next\n\n## Tasks\n")
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(output.contains("✘ Docs/02-Next.md has no `## Your files` section"), "\(output)")
     #expect(output.contains("such as \"- `ProductRow.swift`: Task 3, new\""))
@@ -75,7 +63,7 @@ struct ContinuityCheckTests {
 
   @Test func theFirstStageHasNoPredecessorToCompareWith() throws {
     let folder = try Self.twoStages()
-    let (_, output) = verify(folder)
+    let (_, output, _) = folder.run(.verify)
     #expect(!output.contains("Lessons/01-Intro starts from"))
     #expect(!output.contains("Docs/01-Intro.md has no `## Your files`"))
   }

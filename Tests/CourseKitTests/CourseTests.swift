@@ -1,45 +1,11 @@
 import CourseKit
 import Foundation
-import Synchronization
 import Testing
 
 struct CourseTests {
-  static let tests = ["a()", "b()", "c()"]
-  static let lessonFails = CannedRun(
-    status: 1, console: "✘ Test run with 3 tests in 1 suite failed after 0.1 seconds with 1 issue.",
-    events: EventStreamFixture.run(tests: tests, failing: ["a()"]))
-  static let allPass = CannedRun(
-    console: "✔ Test run with 3 tests in 1 suite passed after 0.1 seconds.",
-    events: EventStreamFixture.run(tests: tests))
-
-  func run(
-    _ command: Command, in folder: borrowing TemporaryWorkspace,
-    answers: @escaping @Sendable ([String]) -> CannedRun
-  ) -> (status: Int32, output: String, runner: StubCommandRunner) {
-    let runner = StubCommandRunner(answers: answers)
-    let output = Mutex("")
-    let course = Course(
-      package: SwiftPackage(workspace: folder.workspace, runner: runner), style: Style(colored: false),
-      isTerminal: false, write: { text in output.withLock { $0 += text } })
-    let status = course.run(command)
-    return (status, output.withLock { $0 }, runner)
-  }
-
-  /// Answers every lesson suite with `lesson`, every solution suite with `solution`, and git with `gitStatus`.
-  static func answer(lesson: CannedRun, solution: CannedRun, gitStatus: String = "")
-    -> @Sendable ([String]) -> CannedRun
-  {
-    { arguments in
-      if let filter = StubCommandRunner.filter(arguments) { return filter.hasPrefix("Lesson") ? lesson : solution }
-      if arguments.first == "git" { return CannedRun(console: gitStatus) }
-      return CannedRun(console: "[1/2] Compiling\n[2/2] Linking\nBuild complete!")
-    }
-  }
-
   @Test func verifyPassesAStageThatKeepsTheContract() throws {
     let folder = try TemporaryWorkspace()
-    let (status, output, runner) = run(
-      .verify, in: folder, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let (status, output, runner) = folder.run(.verify)
     #expect(status == 0, "output: \(output)")
     #expect(output.contains("All 1 stage(s) keep the contract."))
     #expect(runner.recorded.first == ["swift", "build", "--build-tests"], "verify builds before it tests")
@@ -47,8 +13,7 @@ struct CourseTests {
 
   @Test func verifyFailsWhenTheLessonIsTheSolution() throws {
     let folder = try TemporaryWorkspace()
-    let (status, output, _) = run(
-      .verify, in: folder, answers: Self.answer(lesson: Self.allPass, solution: Self.allPass))
+    let (status, output, _) = folder.run(.verify, answers: CannedRun.answer(lesson: .allPass))
     #expect(status == 1)
     #expect(output.contains("Lesson01 passes all 3 tests; a lesson must leave work to do"))
     #expect(output.contains("1 stage(s) break the contract: 01-Intro"))
@@ -56,15 +21,14 @@ struct CourseTests {
 
   @Test func verifyFailsWhenTheDocIsMissing() throws {
     let folder = try TemporaryWorkspace(withDoc: false)
-    let (status, output, _) = run(
-      .verify, in: folder, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(output.contains("is missing Docs/01-Intro.md"))
   }
 
   @Test func aBuildFailureShowsTheCompilerErrors() throws {
     let folder = try TemporaryWorkspace()
-    let (status, output, _) = run(.status, in: folder) { _ in
+    let (status, output, _) = folder.run(.status) { _ in
       CannedRun(status: 1, console: "Lessons/01-Intro/A.swift:3:1: error: cannot find 'x' in scope")
     }
     #expect(status == 1)
@@ -74,8 +38,7 @@ struct CourseTests {
 
   @Test func statusShowsProgressAndTheNextStep() throws {
     let folder = try TemporaryWorkspace()
-    let (status, output, _) = run(
-      .status, in: folder, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let (status, output, _) = folder.run(.status)
     #expect(status == 0)
     #expect(output.contains("01  Intro"))
     #expect(output.contains("○ not started   2/3 tests pass"))
@@ -85,11 +48,9 @@ struct CourseTests {
 
   @Test func statusCountsEditedLessonsAsInProgressAndPassingOnesAsSolved() throws {
     let folder = try TemporaryWorkspace()
-    let edited = run(
-      .status, in: folder,
-      answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass, gitStatus: " M Lessons/01-Intro/A.swift"))
+    let edited = folder.run(.status, answers: CannedRun.answer(gitStatus: " M Lessons/01-Intro/A.swift"))
     #expect(edited.output.contains("● in progress   2/3 tests pass"))
-    let solved = run(.status, in: folder, answers: Self.answer(lesson: Self.allPass, solution: Self.allPass))
+    let solved = folder.run(.status, answers: CannedRun.answer(lesson: .allPass))
     #expect(solved.output.contains("✔ solved"))
     #expect(solved.output.contains("1 of 1 solved"))
     #expect(solved.output.contains("Every stage is solved."))
@@ -104,8 +65,8 @@ struct CourseTests {
   ])
   func countsComeFromTheEventStreamWhateverTheConsoleShows(console: String) throws {
     let folder = try TemporaryWorkspace()
-    let lesson = CannedRun(status: 1, console: console, events: Self.lessonFails.events)
-    let (_, output, _) = run(.status, in: folder, answers: Self.answer(lesson: lesson, solution: Self.allPass))
+    let lesson = CannedRun(status: 1, console: console, events: CannedRun.lessonFails.events)
+    let (_, output, _) = folder.run(.status, answers: CannedRun.answer(lesson: lesson))
     #expect(
       output.contains("○ not started   2/3 tests pass"),
       "one of three tests failed in the event stream, whatever the console printed; got: \(output)")
@@ -116,38 +77,34 @@ struct CourseTests {
     let folder = try TemporaryWorkspace()
     let hung = CannedRun(
       status: 9, console: "◇ Test b() started.",
-      events: EventStreamFixture.run(tests: Self.tests, running: ["b()"], ended: false), timedOut: true)
-    let (status, output, _) = run(.status, in: folder, answers: Self.answer(lesson: hung, solution: Self.allPass))
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false), timedOut: true)
+    let (status, output, _) = folder.run(.status, answers: CannedRun.answer(lesson: hung))
     #expect(status == 0)
     #expect(output.contains("✘ broken        hung: b() still running when stopped after 15 s"), "got: \(output)")
   }
 
   @Test func keepsTheConsoleOutputOfEverySuiteInTheBuildFolder() throws {
     let folder = try TemporaryWorkspace()
-    _ = run(.status, in: folder, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    _ = folder.run(.status)
     let log = try String(
       contentsOf: folder.workspace.root.appendingPathComponent(SwiftPackage.logPath(of: "Lesson01Tests")),
       encoding: .utf8)
-    #expect(log == Self.lessonFails.result.output)
+    #expect(log == CannedRun.lessonFails.result.output)
   }
 
   @Test func anInterruptedCommandSaysSoAndExitsWith130() throws {
     let folder = try TemporaryWorkspace()
-    let runner = InterruptedRunner()
-    let output = Mutex("")
-    let course = Course(
-      package: SwiftPackage(workspace: folder.workspace, runner: runner), style: Style(colored: false),
-      isTerminal: false, write: { text in output.withLock { $0 += text } })
-    #expect(course.run(.status) == 130)
-    #expect(output.withLock { $0 }.contains("Interrupted."))
+    let (status, output) = folder.run(.status, with: InterruptedRunner())
+    #expect(status == 130)
+    #expect(output.contains("Interrupted."))
   }
 
   @Test func saysWhenTheFirstBuildWillTakeAWhile() throws {
     let fresh = try TemporaryWorkspace(built: false)
-    let first = run(.status, in: fresh, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let first = fresh.run(.status)
     #expect(first.output.contains("First build: compiling the whole course takes a few minutes."))
     let built = try TemporaryWorkspace()
-    let later = run(.status, in: built, answers: Self.answer(lesson: Self.lessonFails, solution: Self.allPass))
+    let later = built.run(.status)
     #expect(!later.output.contains("First build"))
     #expect(later.output.contains("Building… 2/2"), "progress off a terminal is printed as lines")
   }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CourseKit
@@ -48,20 +47,9 @@ struct DocNamesCheckTests {
     return folder
   }
 
-  func verify(_ folder: borrowing TemporaryWorkspace) -> (status: Int32, output: String) {
-    let runner = StubCommandRunner(
-      answers: CourseTests.answer(lesson: CourseTests.lessonFails, solution: CourseTests.allPass))
-    let output = Mutex("")
-    let course = Course(
-      package: SwiftPackage(workspace: folder.workspace, runner: runner), style: Style(colored: false),
-      isTerminal: false, write: { text in output.withLock { $0 += text } })
-    let status = course.run(.verify)
-    return (status, output.withLock { $0 })
-  }
-
   @Test func aDocWhoseNamesAllExistKeepsTheContract() throws {
     let folder = try Self.stage()
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 0, "\(output)")
     #expect(output.contains("✔ Docs/01-Intro.md: the 10 code names in ## Concepts and ## Tasks exist"), "\(output)")
   }
@@ -69,7 +57,7 @@ struct DocNamesCheckTests {
   @Test func aDocNamingSomethingTheCodeLacksBreaksIt() throws {
     let folder = try Self.stage()
     try folder.write("Docs/01-Intro.md", Self.doc.replacingOccurrences(of: "`price`", with: "`cost`"))
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(
       output.contains(
@@ -82,17 +70,17 @@ struct DocNamesCheckTests {
     try folder.write(
       "Docs/01-Intro.md",
       Self.doc.replacingOccurrences(of: "`ProductStore.save(_:)`", with: "`ProductStore.save(all:)`"))
-    let (_, output) = verify(folder)
+    let (_, output, _) = folder.run(.verify)
     #expect(output.contains("names `ProductStore.save(all:)` under ## Concepts, but `all` is not a name"), "\(output)")
   }
 
   @Test func aNameOnlyInACommentNeverCountsAndOneOnlyInAStringCountsAsABareWord() throws {
     let folder = try Self.stage()
     try folder.write("Docs/01-Intro.md", Self.doc + "\n## Tasks\n\n`OnlyInAString`\n")
-    #expect(verify(folder).status == 0, "a bare word may be SQL, a header or message text in a string")
+    #expect(folder.run(.verify).status == 0, "a bare word may be SQL, a header or message text in a string")
     for span in ["OnlyInAComment", "OnlyInAString()", "ProductStore.OnlyInAString"] {
       try folder.write("Docs/01-Intro.md", Self.doc + "\n## Tasks\n\n`\(span)`\n")
-      let (status, output) = verify(folder)
+      let (status, output, _) = folder.run(.verify)
       #expect(status == 1, "`\(span)` is not a name of the code")
       #expect(output.contains("is not a name in"), "\(output)")
     }
@@ -101,7 +89,7 @@ struct DocNamesCheckTests {
   @Test func aFileTheStageDoesNotHaveBreaksIt() throws {
     let folder = try Self.stage()
     try folder.write("Docs/01-Intro.md", Self.doc.replacingOccurrences(of: "`Store.swift`", with: "`Shop.swift`"))
-    let (status, output) = verify(folder)
+    let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
     #expect(output.contains("✘ Docs/01-Intro.md names the file `Shop.swift` under ## Concepts"), "\(output)")
   }
