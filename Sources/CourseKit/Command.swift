@@ -43,14 +43,20 @@ public enum Command: Sendable, Equatable {
       status   (the default) Build the package, run each stage's lesson suite,
                and show which stages are solved and what to do next.
       verify   Check the stage contract for every stage: each lesson fails
-               without crashing, each solution passes, each stage has its doc.
+               without crashing or hanging, each solution passes, each lesson
+               starts from the previous solution, each doc names real code.
       help     Show this text, or `course help <command>` for one command.
 
     OPTIONS:
       -h, --help   Show help for the command.
 
+    A suite that runs past \(limit) s counts as hung and is stopped, with every
+    process it started. Ctrl-C stops the build or tests `course` started.
     Colour is used on a terminal only, and never when NO_COLOR is set.
     """
+
+  /// The suite time limit, in whole seconds, for the help texts.
+  private static let limit = Int(SwiftPackage.defaultSuiteTimeout)
 
   static let helpTopics: [String: String] = [
     "status": """
@@ -61,9 +67,12 @@ public enum Command: Sendable, Equatable {
       solved        every test of LessonNN passes
       in progress   you have edited Lessons/NN-Name and N of M tests pass
       not started   Lessons/NN-Name is as the course shipped it (per git)
-      broken        the lesson's suite crashed or hung
+      broken        the lesson's suite crashed or hung (ran past \(limit) s); the
+                    row names the test that was running
+    Counts come from swift-testing's event stream; each suite's console output
+    is kept in .build/course/<Module>.log.
     Then it names the next doc to read and the command to run.
-    Exits 0 unless the package does not build.
+    Exits 0 unless the package does not build, 130 when interrupted.
     """,
     "verify": """
     USAGE: swift run course verify
@@ -71,7 +80,19 @@ public enum Command: Sendable, Equatable {
     Checks the stage contract for every stage in Lessons/ and Solutions/:
       - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
       - no lesson file calls fatalError
-      - LessonNN builds, fails at least one test and crashes none
+      - Lessons/NN-Name starts from the previous stage's solution: each of its
+        files is byte-identical to the one in Solutions/(NN-1), unless
+        Docs/NN-Name.md lists it under `## Your files`, one bullet per file
+        with its path in backticks ("- `ProductRow.swift`: Task 3, new");
+        stage 01 has no previous stage
+      - every code name that inline code in the doc's `## Concepts` and
+        `## Tasks` presents (`ProductRepository`, `load()`, `save(_:)`,
+        `.networkFirst`) exists in the stage's lesson, solution or tests or in
+        Sources/, and every file it names exists; fenced code blocks, shell
+        commands, SQL, JSON and numbers are skipped, and Apple names the code
+        never uses are listed in Sources/CourseKit/PlatformNames.swift
+      - LessonNN builds, fails at least one test, and crashes or hangs in none
+        (a suite that runs past \(limit) s is stopped)
       - SolutionNN passes every test of the same suite
     Prints one block per stage and exits 1 when any stage breaks the contract.
     Instructors and CI run this; learners rarely need it.

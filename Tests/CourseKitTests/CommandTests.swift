@@ -28,6 +28,15 @@ struct CommandTests {
     #expect(Command.helpText(nil).contains("verify"))
   }
 
+  @Test func theVerifyHelpDescribesEveryCheck() {
+    let help = Command.helpText("verify")
+    for clause in [
+      "fatalError", "## Your files", "## Concepts", "## Tasks", "PlatformNames", "hangs", "SolutionNN passes",
+    ] {
+      #expect(help.contains(clause), "`course help verify` should describe the check about \(clause)")
+    }
+  }
+
   @Test(arguments: [
     ([:], true, true),
     (["NO_COLOR": "1"], true, false),

@@ -28,7 +28,7 @@ struct StageVerdictTests {
     #expect(broken.text == "Solution01 fails 2 of 10 tests: a(), b()")
   }
 
-  @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .timedOut])
+  @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .hung(running: ["a()"], limit: 15)])
   func aCrashingOrHangingLessonBreaksIt(ending: SuiteResult.Ending) {
     let lesson = SuiteResult(total: 0, failedTests: [], ending: ending)
     let verdict = StageVerdict.judge(

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Writes swift-testing event streams (JSON Lines, schema version 0) for tests that need one.
+///
+/// The records carry the fields `course` reads, in the shape swift-testing 6.3.1
+/// writes them (checked against a real `swift test
+/// --experimental-event-stream-output` run of Lesson01Tests).
+enum EventStreamFixture {
+  /// A run of one suite whose functions are `tests`.
+  ///
+  /// - Parameters:
+  ///   - failing: Tests that record a failing issue and end.
+  ///   - knownIssues: Tests that record a known issue (`withKnownIssue`) and pass.
+  ///   - running: Tests that start and never end.
+  ///   - parameterized: Tests whose issues come from several test cases.
+  ///   - ended: Whether the run reached `runEnded`.
+  static func run(
+    tests: [String], failing: [String] = [], knownIssues: [String] = [], running: [String] = [],
+    parameterized: [String] = [], ended: Bool = true
+  ) -> String {
+    func id(_ name: String) -> String { "Demo01Tests.DemoTests/\(name)/DemoTests.swift:1:1" }
+    func event(_ kind: String, _ test: String?, extra: String = "") -> String {
+      let testID = test.map { #","testID":"\#(id($0))""# } ?? ""
+      return #"{"kind":"event","payload":{"instant":{"absolute":1,"since1970":1},"kind":"\#(kind)","#
+        + #""messages":[{"symbol":"default","text":"…"}]\#(testID)\#(extra)},"version":0}"#
+    }
+    func issue(known: Bool) -> String {
+      #","issue":{"isKnown":\#(known),"sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","line":2,"column":3}}"#
+    }
+    var lines = tests.map { name in
+      #"{"kind":"test","payload":{"id":"\#(id(name))","isParameterized":\#(parameterized.contains(name)),"#
+        + #""kind":"function","name":"\#(name)","sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","#
+        + #""line":1,"column":1}},"version":0}"#
+    }
+    lines.append(
+      #"{"kind":"test","payload":{"id":"Demo01Tests.DemoTests","kind":"suite","name":"DemoTests","#
+        + #""sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","line":1,"column":1}},"version":0}"#)
+    lines.append(event("runStarted", nil))
+    lines += tests.map { event("testStarted", $0) }
+    for name in tests where !running.contains(name) {
+      let cases = parameterized.contains(name) ? 3 : 1
+      for _ in 0..<cases {
+        if failing.contains(name) { lines.append(event("issueRecorded", name, extra: issue(known: false))) }
+        if knownIssues.contains(name) { lines.append(event("issueRecorded", name, extra: issue(known: true))) }
+      }
+      lines.append(event("testEnded", name))
+    }
+    if ended { lines.append(event("runEnded", nil)) }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
