@@ -89,8 +89,9 @@ public enum Command: Sendable, Equatable {
         `## Tasks` presents (`ProductRepository`, `load()`, `save(_:)`,
         `.networkFirst`) exists in the stage's lesson, solution or tests or in
         Sources/, and every file it names exists; fenced code blocks, shell
-        commands, SQL, JSON and numbers are skipped, and Apple names the code
-        never uses are listed in Sources/CourseKit/PlatformNames.swift
+        commands, SQL, JSON and numbers are skipped, and names from Apple or
+        from libraries the docs compare with are listed in
+        Sources/CourseKit/ForeignNames.swift
       - LessonNN builds, fails at least one test, and crashes or hangs in none
         (a suite that runs past \(limit) s is stopped)
       - SolutionNN passes every test of the same suite

@@ -15,8 +15,11 @@ import Foundation
 /// ```
 ///
 /// A span in a bullet counts as a file when it ends in `.swift` or names a file
-/// of the lesson. A listed file may be new or changed; it must exist. The first
-/// stage has no predecessor and is not checked.
+/// of the lesson. A listed file may be new, changed, or removed (a file of the
+/// previous solution that this stage deletes); it must exist in one of the two.
+/// Every unlisted file of the previous solution must be in the lesson, so a file
+/// an earlier stage adds cannot silently miss this one. The first stage has no
+/// predecessor and is not checked.
 enum ContinuityCheck {
   /// The heading of the section that lists the learner's files.
   static let heading = "Your files"
@@ -43,12 +46,20 @@ enum ContinuityCheck {
       return [StageVerdict.Check(ok: false, text: "\(solution) is missing, so \(lesson) cannot be checked against it")]
     }
     var problems: [StageVerdict.Check] = []
-    for file in listed where !lessonFiles.contains(file) {
+    let solutionFiles = workspace.files(under: solution)
+    for file in listed where !lessonFiles.contains(file) && !solutionFiles.contains(file) {
       problems.append(
         StageVerdict.Check(
           ok: false,
-          text: "\(stage.doc) lists `\(file)` under ## \(heading), but \(lesson)/\(file) does not exist; "
-            + "correct the name or take the line out"))
+          text: "\(stage.doc) lists `\(file)` under ## \(heading), but neither \(lesson)/\(file) nor "
+            + "\(solution)/\(file) exists; correct the name or take the line out"))
+    }
+    for file in solutionFiles where !lessonFiles.contains(file) && !listed.contains(file) {
+      problems.append(
+        StageVerdict.Check(
+          ok: false,
+          text: "\(solution)/\(file) is missing from \(lesson): copy it there, or, if this stage removes it, "
+            + "list it under ## \(heading) in \(stage.doc)"))
     }
     for file in lessonFiles where !listed.contains(file) {
       let earlier = workspace.url("\(solution)/\(file)")

@@ -12,7 +12,7 @@ import Foundation
 /// course's Sources/ (not the `course` tool's own). A bare word (`excluded`,
 /// `Accept`, `reviews`) may instead be a word of the code's string literals
 /// (SQL, HTTP headers, messages) or a key of the course's JSON data. Apple
-/// names the course code never mentions are listed in `PlatformNames`. Spans that are not code
+/// names the course code never mentions are listed in `ForeignNames`. Spans that are not code
 /// references are left alone: anything with a space (shell commands, SQL,
 /// expressions), JSON, numbers, all-capital words (SQL and HTTP), snake_case
 /// (SQL columns), Swift keywords. A span that names a file (`ProductRow.swift`,
@@ -29,7 +29,7 @@ enum DocNamesCheck {
     }
     let doc = StageDoc(markdown: markdown)
     let code = CodeVocabulary(of: stage, in: workspace)
-    let names = code.identifiers.union(PlatformNames.all)
+    let names = code.identifiers.union(ForeignNames.all)
     let words = names.union(code.words)
     var problems: [StageVerdict.Check] = []
     var checked = 0
@@ -52,8 +52,8 @@ enum DocNamesCheck {
                 ok: false,
                 text: "\(stage.doc) names `\(span)` under ## \(section), but `\(name)` is not a name in "
                   + "Lessons/\(stage.folder), Solutions/\(stage.folder), Tests/\(stage.folder) or Sources/; "
-                  + "correct the doc, or, for an Apple API the course code never uses, add it to "
-                  + "PlatformNames in Sources/CourseKit/PlatformNames.swift"))
+                  + "correct the doc, or, for a name from Apple or from a library the doc compares with, add it to "
+                  + "ForeignNames in Sources/CourseKit/ForeignNames.swift"))
           }
         }
       }

@@ -77,7 +77,9 @@ public struct StageVerdict: Sendable, Equatable {
         text: "\(module) passes all \(result.total) tests; a lesson must leave work to do "
           + "(was Solutions/\(stage.folder) copied into Lessons/\(stage.folder)?)")
     }
-    return Check(ok: true, text: "\(module) fails \(result.failed) of \(result.total) tests and crashes none")
+    let waiting = result.skipped == 0 ? "" : " (\(result.skipped) more skipped until an earlier task is done)"
+    return Check(
+      ok: true, text: "\(module) fails \(result.failed) of \(result.total) tests\(waiting) and crashes none")
   }
 
   private static func solutionCheck(_ stage: Stage, _ result: SuiteResult) -> Check {
@@ -92,6 +94,12 @@ public struct StageVerdict: Sendable, Equatable {
         ok: false,
         text: "\(module) fails \(result.failed) of \(result.total) tests: "
           + result.failedTests.joined(separator: ", "))
+    }
+    if result.skipped > 0 {
+      return Check(
+        ok: false,
+        text: "\(module) skips \(result.skipped) of \(result.total) tests: "
+          + result.skippedTests.joined(separator: ", ") + "; a solution must run every test")
     }
     return Check(ok: true, text: "\(module) passes all \(result.total) tests")
   }

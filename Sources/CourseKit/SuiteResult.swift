@@ -17,13 +17,17 @@ public struct SuiteResult: Sendable, Equatable {
   public var total: Int
   /// Names of the tests that failed, in the order of their first failure.
   public var failedTests: [String]
+  /// Names of the tests that were skipped, in order: a stage skips a test that
+  /// needs an earlier task until that task is done, so it is not passed either.
+  public var skippedTests: [String]
   /// How the run ended.
   public var ending: Ending
 
   /// Makes a result from its parts.
-  public init(total: Int, failedTests: [String], ending: Ending) {
+  public init(total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending) {
     self.total = total
     self.failedTests = failedTests
+    self.skippedTests = skippedTests
     self.ending = ending
   }
 
@@ -52,15 +56,18 @@ public struct SuiteResult: Sendable, Equatable {
       ending = .crashed(running.isEmpty ? quote : "\(quote), while \(Self.list(running)) ran")
     }
     self.init(
-      total: stream.functions.count, failedTests: stream.failedIDs.map(stream.name(of:)), ending: ending)
+      total: stream.functions.count, failedTests: stream.failedIDs.map(stream.name(of:)),
+      skippedTests: stream.skippedIDs.map(stream.name(of:)), ending: ending)
   }
 
   /// How many tests failed.
   public var failed: Int { failedTests.count }
-  /// How many tests passed.
-  public var passed: Int { max(0, total - failed) }
-  /// True when the run finished, ran at least one test and none failed.
-  public var allPassed: Bool { ending == .finished && total > 0 && failedTests.isEmpty }
+  /// How many tests were skipped, waiting for an earlier task.
+  public var skipped: Int { skippedTests.count }
+  /// How many tests passed: neither failed nor skipped.
+  public var passed: Int { max(0, total - failed - skipped) }
+  /// True when the run finished, ran at least one test, and none failed or was skipped.
+  public var allPassed: Bool { ending == .finished && total > 0 && failedTests.isEmpty && skippedTests.isEmpty }
 
   /// Says in a few words why the run has no counts, or `nil` when it finished.
   public var brokenReason: String? {

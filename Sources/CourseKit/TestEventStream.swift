@@ -25,6 +25,8 @@ struct TestEventStream {
   private(set) var functions: [Function] = []
   /// Test ids with a failing issue, in the order of their first one.
   private(set) var failedIDs: [String] = []
+  /// Ids of test functions the run skipped (a `.enabled(if:)` trait said no), in order.
+  private(set) var skippedIDs: [String] = []
   /// Ids of test functions that started and did not end, in the order they started.
   private(set) var runningIDs: [String] = []
   /// Whether the run reached its end; no `runEnded` means the process died or was stopped.
@@ -57,6 +59,10 @@ struct TestEventStream {
       if let id = payload.testID, functions.contains(where: { $0.id == id }) { runningIDs.append(id) }
     case ("event", "testEnded"):
       runningIDs.removeAll { $0 == payload.testID }
+    case ("event", "testSkipped"):
+      if let id = payload.testID, functions.contains(where: { $0.id == id }), !skippedIDs.contains(id) {
+        skippedIDs.append(id)
+      }
     case ("event", "issueRecorded"):
       guard let issue = payload.issue, issue.isFailure ?? !issue.isKnown else { return }
       let id = payload.testID ?? "the test run"

@@ -31,7 +31,7 @@ struct CommandTests {
   @Test func theVerifyHelpDescribesEveryCheck() {
     let help = Command.helpText("verify")
     for clause in [
-      "fatalError", "## Your files", "## Concepts", "## Tasks", "PlatformNames", "hangs", "SolutionNN passes",
+      "fatalError", "## Your files", "## Concepts", "## Tasks", "ForeignNames", "hangs", "SolutionNN passes",
     ] {
       #expect(help.contains(clause), "`course help verify` should describe the check about \(clause)")
     }

@@ -49,7 +49,26 @@ struct ContinuityCheckTests {
       "Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Gone.swift`: Task 2\n")
     let (status, output, _) = folder.run(.verify)
     #expect(status == 1)
-    #expect(output.contains("✘ Docs/02-Next.md lists `Gone.swift` under ## Your files, but Lessons/02-Next/Gone.swift"))
+    #expect(
+      output.contains(
+        "✘ Docs/02-Next.md lists `Gone.swift` under ## Your files, but neither Lessons/02-Next/Gone.swift nor "
+          + "Solutions/01-Intro/Gone.swift exists"), "\(output)")
+  }
+
+  /// A file an earlier solution adds must reach the next lesson, or the stage must say it removes it.
+  @Test func aFileOfThePreviousSolutionMissingFromTheLessonBreaksIt() throws {
+    let folder = try Self.twoStages()
+    try folder.write("Solutions/01-Intro/Added.swift", "struct Added {}\n")
+    let (status, output, _) = folder.run(.verify)
+    #expect(status == 1)
+    #expect(
+      output.contains(
+        "✘ Solutions/01-Intro/Added.swift is missing from Lessons/02-Next: copy it there, or, if this stage "
+          + "removes it, list it under ## Your files in Docs/02-Next.md"), "\(output)")
+    try folder.write(
+      "Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Added.swift`: removed\n")
+    let (listedStatus, listedOutput, _) = folder.run(.verify)
+    #expect(listedStatus == 0, "a removed file listed under ## Your files keeps the contract: \(listedOutput)")
   }
 
   @Test func aDocWithoutTheSectionBreaksItAndSaysWhatToAdd() throws {

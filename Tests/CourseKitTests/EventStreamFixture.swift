@@ -11,11 +11,13 @@ enum EventStreamFixture {
   /// - Parameters:
   ///   - failing: Tests that record a failing issue and end.
   ///   - knownIssues: Tests that record a known issue (`withKnownIssue`) and pass.
+  ///   - skipped: Tests the run skips (never started), as a `.enabled(if:)` trait does.
   ///   - running: Tests that start and never end.
   ///   - parameterized: Tests whose issues come from several test cases.
   ///   - ended: Whether the run reached `runEnded`.
   static func run(
-    tests: [String], failing: [String] = [], knownIssues: [String] = [], running: [String] = [],
+    tests: [String], failing: [String] = [], knownIssues: [String] = [], skipped: [String] = [],
+    running: [String] = [],
     parameterized: [String] = [], ended: Bool = true
   ) -> String {
     func id(_ name: String) -> String { "Demo01Tests.DemoTests/\(name)/DemoTests.swift:1:1" }
@@ -36,8 +38,9 @@ enum EventStreamFixture {
       #"{"kind":"test","payload":{"id":"Demo01Tests.DemoTests","kind":"suite","name":"DemoTests","#
         + #""sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","line":1,"column":1}},"version":0}"#)
     lines.append(event("runStarted", nil))
-    lines += tests.map { event("testStarted", $0) }
-    for name in tests where !running.contains(name) {
+    lines += skipped.map { event("testSkipped", $0) }
+    lines += tests.filter { !skipped.contains($0) }.map { event("testStarted", $0) }
+    for name in tests where !running.contains(name) && !skipped.contains(name) {
       let cases = parameterized.contains(name) ? 3 : 1
       for _ in 0..<cases {
         if failing.contains(name) { lines.append(event("issueRecorded", name, extra: issue(known: false))) }

@@ -28,6 +28,14 @@ struct StageVerdictTests {
     #expect(broken.text == "Solution01 fails 2 of 10 tests: a(), b()")
   }
 
+  @Test func aSolutionThatSkipsATestBreaksIt() throws {
+    let skipping = SuiteResult(total: 10, failedTests: [], skippedTests: ["c()"], ending: .finished)
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: skipping)
+    let broken = try #require(verdict.checks.first { !$0.ok })
+    #expect(broken.text == "Solution01 skips 1 of 10 tests: c(); a solution must run every test")
+  }
+
   @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .hung(running: ["a()"], limit: 15)])
   func aCrashingOrHangingLessonBreaksIt(ending: SuiteResult.Ending) {
     let lesson = SuiteResult(total: 0, failedTests: [], ending: ending)

@@ -24,6 +24,21 @@ struct SuiteResultTests {
     #expect(result.allPassed)
   }
 
+  /// A stage skips a test that needs an earlier task: it has not passed, and a
+  /// lesson with only skipped and passing tests is not solved.
+  @Test func aSkippedTestIsNeitherPassedNorFailed() {
+    let stream = EventStreamFixture.run(
+      tests: tests, failing: ["saysSoWhenOffline()"], skipped: ["showsTheFirstPage()"])
+    let result = SuiteResult(eventStream: stream, console: "", stoppedAfter: nil)
+    #expect(result.failedTests == ["saysSoWhenOffline()"])
+    #expect(result.skippedTests == ["showsTheFirstPage()"])
+    #expect(result.passed == 1, "3 tests, 1 failed, 1 skipped: 1 passed, got \(result.passed)")
+    let onlySkipped = SuiteResult(
+      eventStream: EventStreamFixture.run(tests: tests, skipped: ["showsTheFirstPage()"]), console: "",
+      stoppedAfter: nil)
+    #expect(!onlySkipped.allPassed, "a run with a skipped test is not all passed")
+  }
+
   @Test func aKnownIssueIsNotAFailure() {
     let stream = EventStreamFixture.run(tests: tests, knownIssues: ["showsTheFirstPage()"])
     #expect(SuiteResult(eventStream: stream, console: "", stoppedAfter: nil).allPassed)
