@@ -5,7 +5,7 @@ extension Course {
   func verify() throws -> Int32 {
     let stages = package.workspace.stages()
     say(style.bold("Checking the stage contract") + " for \(stages.count) stage(s)")
-    try build()
+    try build(always: true)
     var broken: [Stage] = []
     for (index, stage) in stages.enumerated() {
       let workspace = package.workspace
@@ -19,7 +19,7 @@ extension Course {
         missingFiles: workspace.requiredFiles(of: stage).filter { !$0.exists }.map(\.path),
         fatalErrorFiles: workspace.lessonFilesCallingFatalError(of: stage),
         sourceChecks: ContinuityCheck.checks(for: stage, after: previous, in: workspace)
-          + DocNamesCheck.checks(for: stage, in: workspace),
+          + DocNamesCheck.checks(for: stage, in: workspace) + HintsCheck.checks(for: stage, in: workspace),
         lesson: lesson, solution: solution)
       say(style.bold("Stage \(stage.folder)"))
       for check in verdict.checks {

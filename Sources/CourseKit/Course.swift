@@ -10,20 +10,28 @@ public struct Course: Sendable {
   let style: Style
   let isTerminal: Bool
   let write: @Sendable (String) -> Void
+  let interruption: Interruption
+  let pause: @Sendable (Double) -> Void
 
   /// Makes the tool for one workspace.
   ///
   /// - Parameters:
   ///   - isTerminal: Whether standard output is a terminal; progress then redraws one line.
   ///   - write: Where output goes; each call is one chunk, newlines included.
+  ///   - interruption: What Ctrl-C requests; `watch` stops when it is requested between runs.
+  ///   - pause: Waits the given number of seconds between two looks at the files `watch` watches.
   public init(
     package: SwiftPackage, style: Style, isTerminal: Bool,
-    write: @escaping @Sendable (String) -> Void
+    write: @escaping @Sendable (String) -> Void,
+    interruption: Interruption = Interruption(),
+    pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
   ) {
     self.package = package
     self.style = style
     self.isTerminal = isTerminal
     self.write = write
+    self.interruption = interruption
+    self.pause = pause
   }
 
   /// Runs the real tool: the current directory's workspace, real processes, standard output.
@@ -41,10 +49,11 @@ public struct Course: Sendable {
       }
       let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       let workspace = try Workspace.find(from: directory)
-      let runner = ProcessCommandRunner(interruption: Interruption.onSignals())
+      let interruption = Interruption.onSignals()
+      let runner = ProcessCommandRunner(interruption: interruption)
       let course = Course(
         package: SwiftPackage(workspace: workspace, runner: runner), style: style, isTerminal: isTerminal,
-        write: write)
+        write: write, interruption: interruption)
       return course.run(command)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -63,6 +72,16 @@ public struct Course: Sendable {
         return try status()
       case .verify:
         return try verify()
+      case .check(let stage):
+        return try check(stage)
+      case .hint(let stage, let task):
+        return try hint(stage: stage, task: task)
+      case .diff(let stage):
+        return try diff(stage)
+      case .reset(let stage, let force):
+        return try reset(stage, force: force)
+      case .watch(let stage):
+        return try watch(stage)
       }
     } catch CourseError.interrupted {
       progressLine(nil)
@@ -76,7 +95,12 @@ public struct Course: Sendable {
 
   // MARK: Output
 
-  func build() throws {
+  /// Builds the package with its tests, unless no source file changed since the last build `course` ran.
+  ///
+  /// - Parameter always: Build even when nothing changed, as `verify` does.
+  func build(always: Bool = false) throws {
+    if !always, package.isBuildCurrent { return }
+    let started = Date()
     if !package.hasBeenBuilt {
       say("First build: compiling the whole course takes a few minutes. Later runs take seconds.")
     }
@@ -98,6 +122,7 @@ public struct Course: Sendable {
       if isNewTenth { write("Building… \(done)/\(total)\n") }
     }
     progressLine(nil)
+    package.recordBuild(startedAt: started)
   }
 
   /// Shows a transient status line on a terminal; `nil` clears it.

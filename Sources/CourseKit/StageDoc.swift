@@ -89,7 +89,7 @@ struct StageDoc {
     return spans
   }
 
-  private static func isFence(_ line: String) -> Bool {
+  static func isFence(_ line: String) -> Bool {
     let trimmed = line.drop { $0 == " " }
     return trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")
   }

@@ -22,13 +22,22 @@ public struct SuiteResult: Sendable, Equatable {
   public var skippedTests: [String]
   /// How the run ended.
   public var ending: Ending
+  /// Every failing issue, in the order the run recorded them (the parallel runner shuffles tests).
+  public var failures: [TestNote]
+  /// What each skipped test's skip said, in order.
+  public var skips: [TestNote]
 
   /// Makes a result from its parts.
-  public init(total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending) {
+  public init(
+    total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending, failures: [TestNote] = [],
+    skips: [TestNote] = []
+  ) {
     self.total = total
     self.failedTests = failedTests
     self.skippedTests = skippedTests
     self.ending = ending
+    self.failures = failures
+    self.skips = skips
   }
 
   /// Reads a run from its event stream.
@@ -57,7 +66,9 @@ public struct SuiteResult: Sendable, Equatable {
     }
     self.init(
       total: stream.functions.count, failedTests: stream.failedIDs.map(stream.name(of:)),
-      skippedTests: stream.skippedIDs.map(stream.name(of:)), ending: ending)
+      skippedTests: stream.skippedIDs.map(stream.name(of:)), ending: ending,
+      failures: stream.failures.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) },
+      skips: stream.skips.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) })
   }
 
   /// How many tests failed.
@@ -89,5 +100,19 @@ public struct SuiteResult: Sendable, Equatable {
     case 2: "\(names[0]) and \(names[1])"
     default: "\(names[0]), \(names[1]) and \(names.count - 2) more"
     }
+  }
+}
+
+/// What the run said about one test: an issue's messages, or a skip's.
+public struct TestNote: Sendable, Equatable {
+  /// The test's name, such as `loadsInOrder()`.
+  public var test: String
+  /// The event's messages, in order: for an issue, the expectation and then each comment.
+  public var messages: [String]
+
+  /// Makes a note from its parts.
+  public init(test: String, messages: [String]) {
+    self.test = test
+    self.messages = messages
   }
 }

@@ -31,6 +31,10 @@ struct TestEventStream {
   private(set) var runningIDs: [String] = []
   /// Whether the run reached its end; no `runEnded` means the process died or was stopped.
   private(set) var runEnded = false
+  /// What each failing issue said, in the order recorded: the test's id and the issue's messages.
+  private(set) var failures: [(testID: String, messages: [String])] = []
+  /// What each skip said (its comment, in the runner's words), by test id, in order.
+  private(set) var skips: [(testID: String, messages: [String])] = []
   private var names: [String: String] = [:]
 
   /// Reads the stream's JSON Lines.
@@ -62,11 +66,13 @@ struct TestEventStream {
     case ("event", "testSkipped"):
       if let id = payload.testID, functions.contains(where: { $0.id == id }), !skippedIDs.contains(id) {
         skippedIDs.append(id)
+        skips.append((id, payload.texts))
       }
     case ("event", "issueRecorded"):
       guard let issue = payload.issue, issue.isFailure ?? !issue.isKnown else { return }
       let id = payload.testID ?? "the test run"
       if !failedIDs.contains(id) { failedIDs.append(id) }
+      failures.append((id, payload.texts))
     case ("event", "runEnded"):
       runEnded = true
     default:
@@ -87,6 +93,22 @@ struct TestEventStream {
     /// Event records: the test the event belongs to.
     var testID: String?
     var issue: Issue?
+    /// Event records: what the event says in words; for an issue, the expectation
+    /// that failed, then its comments, each a message of its own.
+    var messages: [Message]?
+    /// Event records of an issue or a skip: its comments, without the runner's wording.
+    /// Underscored (not yet stable) in schema 0, so only a better source than `messages`.
+    var _comments: [String]?
+
+    /// The comments, then every message that does not repeat one.
+    var texts: [String] {
+      let comments = _comments ?? []
+      return comments + (messages ?? []).map(\.text).filter { !comments.contains($0) }
+    }
+  }
+
+  private struct Message: Decodable {
+    var text: String
   }
 
   private struct Issue: Decodable {
