@@ -10,7 +10,7 @@ struct ContinuityCheckTests {
     try folder.write("Solutions/01-Intro/A.swift", "struct A {}\n")
     try folder.write("Lessons/02-Next/A.swift", "struct A {}\n")
     try folder.write("Lessons/02-Next/Models/B.swift", "struct B {}\n")
-    try folder.write("Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n")
+    try folder.write("Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n" + TemporaryWorkspace.tasks)
     return folder
   }
 
@@ -66,7 +66,9 @@ struct ContinuityCheckTests {
         "✘ Solutions/01-Intro/Added.swift is missing from Lessons/02-Next: copy it there, or, if this stage "
           + "removes it, list it under ## Your files in Docs/02-Next.md"), "\(output)")
     try folder.write(
-      "Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Added.swift`: removed\n")
+      "Docs/02-Next.md",
+      "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Added.swift`: removed\n\n## Tasks\n\n"
+        + TemporaryWorkspace.tasks)
     let (listedStatus, listedOutput, _) = folder.run(.verify)
     #expect(listedStatus == 0, "a removed file listed under ## Your files keeps the contract: \(listedOutput)")
   }

@@ -43,7 +43,7 @@ struct CourseTests {
     #expect(output.contains("01  Intro"))
     #expect(output.contains("○ not started   2/3 tests pass"))
     #expect(output.contains("0 of 1 solved"))
-    #expect(output.contains("read Docs/01-Intro.md, then run\n    swift test --filter Lesson01"))
+    #expect(output.contains("read Docs/01-Intro.md, then run\n    swift run course check 01"), "got: \(output)")
   }
 
   @Test func statusCountsEditedLessonsAsInProgressAndPassingOnesAsSolved() throws {

@@ -23,6 +23,10 @@ struct DocNamesCheckTests {
     Run `swift test --filter Lesson01`, then `INSERT` into `updated_at` with `42`, `{"id": 1}`, `try?` and
     `guard ... return`.
 
+    ### Task 1: Pass a
+
+    ### Task 2: Pass b
+
     ## Interview questions
 
     Would `NotInTheCode` help?

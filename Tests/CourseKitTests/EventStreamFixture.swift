@@ -15,16 +15,32 @@ enum EventStreamFixture {
   ///   - running: Tests that start and never end.
   ///   - parameterized: Tests whose issues come from several test cases.
   ///   - ended: Whether the run reached `runEnded`.
+  ///   - comments: What a failing or skipped test's comments say, by test: an issue's comment
+  ///     goes in `_comments` and as a `details` message, as swift-testing writes it; a skip's
+  ///     only in the runner's wording (`Test x() skipped: "…"`), so both sources get read.
   static func run(
     tests: [String], failing: [String] = [], knownIssues: [String] = [], skipped: [String] = [],
     running: [String] = [],
-    parameterized: [String] = [], ended: Bool = true
+    parameterized: [String] = [], ended: Bool = true, comments: [String: String] = [:]
   ) -> String {
     func id(_ name: String) -> String { "Demo01Tests.DemoTests/\(name)/DemoTests.swift:1:1" }
+    func json(_ text: String) -> String {
+      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
     func event(_ kind: String, _ test: String?, extra: String = "") -> String {
       let testID = test.map { #","testID":"\#(id($0))""# } ?? ""
-      return #"{"kind":"event","payload":{"instant":{"absolute":1,"since1970":1},"kind":"\#(kind)","#
-        + #""messages":[{"symbol":"default","text":"…"}]\#(testID)\#(extra)},"version":0}"#
+      var messages = #"{"symbol":"default","text":"…"}"#
+      var commentField = ""
+      if let test, let comment = comments[test] {
+        if kind == "issueRecorded" {
+          messages = #"{"symbol":"fail","text":"Expectation failed: x"},{"symbol":"details","text":\#(json(comment))}"#
+          commentField = #""_comments":[\#(json(comment))],"#
+        } else if kind == "testSkipped" {
+          messages = #"{"symbol":"skip","text":\#(json("Test \(test) skipped: \"\(comment)\""))}"#
+        }
+      }
+      return #"{"kind":"event","payload":{\#(commentField)"instant":{"absolute":1,"since1970":1},"kind":"\#(kind)","#
+        + #""messages":[\#(messages)]\#(testID)\#(extra)},"version":0}"#
     }
     func issue(known: Bool) -> String {
       #","issue":{"isKnown":\#(known),"sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","line":2,"column":3}}"#

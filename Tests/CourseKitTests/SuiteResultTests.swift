@@ -55,7 +55,11 @@ struct SuiteResultTests {
   func theConsoleNeverChangesTheCounts(console: String) {
     let stream = EventStreamFixture.run(tests: tests, failing: ["saysSoWhenOffline()"])
     let result = SuiteResult(eventStream: stream, console: console, stoppedAfter: nil)
-    #expect(result == SuiteResult(total: 3, failedTests: ["saysSoWhenOffline()"], ending: .finished))
+    #expect(
+      result
+        == SuiteResult(
+          total: 3, failedTests: ["saysSoWhenOffline()"], ending: .finished,
+          failures: [TestNote(test: "saysSoWhenOffline()", messages: ["…"])]))
   }
 
   @Test func aRunThatNeverEndedCrashedAndSaysWhereAndWhy() {
