@@ -100,10 +100,10 @@ struct TestEventStream {
     /// Underscored (not yet stable) in schema 0, so only a better source than `messages`.
     var _comments: [String]?
 
-    /// The comments, then every message that does not repeat one.
+    /// The messages, then every comment that no message repeats.
     var texts: [String] {
-      let comments = _comments ?? []
-      return comments + (messages ?? []).map(\.text).filter { !comments.contains($0) }
+      let texts = (messages ?? []).map(\.text)
+      return texts + (_comments ?? []).filter { !texts.contains($0) }
     }
   }
 
