@@ -29,7 +29,8 @@ struct CheckTests {
       output.components(separatedBy: "expected b() to return 2, got 0").count == 2,
       "a failure recorded three times is shown once: \(output)")
     #expect(output.contains("… 1 test(s) skipped until this task is done: d()"), "\(output)")
-    #expect(output.contains("Failures that name no task\n  ✘ c(): Expectation failed: x c() should return 3"), "\(output)")
+    #expect(
+      output.contains("Failures that name no task\n  ✘ c(): Expectation failed: x c() should return 3"), "\(output)")
     #expect(output.contains("0 passed, 3 failed, 1 skipped (4 tests)"), "\(output)")
     #expect(output.contains("Next: Task 1, \"Pass a\": read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
     #expect(output.contains("`swift run course hint 01 1`"), "\(output)")

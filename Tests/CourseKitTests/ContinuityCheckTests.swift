@@ -10,7 +10,9 @@ struct ContinuityCheckTests {
     try folder.write("Solutions/01-Intro/A.swift", "struct A {}\n")
     try folder.write("Lessons/02-Next/A.swift", "struct A {}\n")
     try folder.write("Lessons/02-Next/Models/B.swift", "struct B {}\n")
-    try folder.write("Docs/02-Next.md", "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n" + TemporaryWorkspace.tasks)
+    try folder.write(
+      "Docs/02-Next.md",
+      "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n" + TemporaryWorkspace.tasks)
     return folder
   }
 

@@ -82,6 +82,8 @@ struct HintsCheckTests {
       at: folder.workspace.root.appendingPathComponent("Docs/hints/04-LocalPersistence.md"))
     #expect(
       HintsCheck.checks(for: Self.stage, in: folder.workspace).map(\.text)
-        == ["Docs/hints/04-LocalPersistence.md is missing: each task of Docs/04-LocalPersistence.md needs its hints there"])
+        == [
+          "Docs/hints/04-LocalPersistence.md is missing: each task of Docs/04-LocalPersistence.md needs its hints there"
+        ])
   }
 }

@@ -44,6 +44,8 @@ struct TaskReferenceTests {
       StageTask(number: 3, title: "Map rows to products and back").section(in: Stage(number: "04", name: "X"))
         == "Docs/04-X.md#task-3-map-rows-to-products-and-back")
     #expect(StageTask(number: 1, title: "Judge an entry's age").anchor == "task-1-judge-an-entrys-age")
-    #expect(StageTask(number: 2, title: "Build requests from an `Endpoint`").anchor == "task-2-build-requests-from-an-endpoint")
+    #expect(
+      StageTask(number: 2, title: "Build requests from an `Endpoint`").anchor
+        == "task-2-build-requests-from-an-endpoint")
   }
 }
