@@ -225,7 +225,7 @@ public enum Command: Sendable, Equatable {
     is touched.
     When the folder has changes, it refuses and says how many lines would be
     lost, unless --force is given. `course diff NN` shows your work against
-    the solution first; `git stash` keeps a copy.
+    the solution first; `git stash --include-untracked` keeps a copy.
     Without NN: the first stage that is not solved.
     """,
     "watch": """

@@ -38,7 +38,7 @@ extension Course {
     guard force else {
       say(style.red("Not reset: that would throw away \(what) in \(folder)."))
       say(
-        "To keep a copy first: `git stash` or `swift run course diff \(stage.number)`. "
+        "To keep a copy first: `git stash --include-untracked` or `swift run course diff \(stage.number)`. "
           + "To throw them away: `swift run course reset \(stage.number) --force`.")
       return 1
     }

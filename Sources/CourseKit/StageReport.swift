@@ -65,6 +65,7 @@ struct StageReport {
     // Stable within a task, whatever order the runner took: by test name, then as recorded.
     sections = byTask.keys.sorted().compactMap { byTask[$0] }.map { section in
       var section = section
+      section.waiting.sort()
       section.failures = section.failures.enumerated()
         .sorted { ($0.element.test, $0.offset) < ($1.element.test, $1.offset) }.map(\.element)
       return section
