@@ -8,7 +8,9 @@ import Testing
   @testable import Lesson05
 #endif
 
-// Test doubles, named by role. They live with the tests, never in the app.
+// Test doubles, named by role. They live with the tests, never in the app. The
+// view model's spy, SpyProductRepository, is the one you wrote in stage 03; it
+// sits in the stage's folder because one test folder serves lesson and solution.
 
 /// Counts events and lets a test wait until a number of them has happened,
 /// without sleeping: a waiter returns as soon as the count is reached, or when
@@ -180,30 +182,6 @@ actor SpyCacheStore: ProductCacheStore {
     writes += 1
     if failsWrites { throw WriteFailed() }
     try await store.saveProduct(product, fetchedAt: fetchedAt)
-  }
-}
-
-/// Spy on the repository, for the view model's tests: records each policy and
-/// answers from a script.
-actor SpyProductRepository: ProductRepository {
-  private(set) var policies: [CachePolicy] = []
-  private var answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]
-
-  /// - Parameter answers: One answer per call; the last one repeats.
-  init(answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]) {
-    precondition(!answers.isEmpty, "a spy needs at least one answer")
-    self.answers = answers
-  }
-
-  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
-    policies.append(policy)
-    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
-    return try answer.get()
-  }
-
-  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
-    policies.append(policy)
-    throw RemoteDataSourceError.http(status: 404, message: nil)
   }
 }
 
