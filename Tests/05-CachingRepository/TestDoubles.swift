@@ -211,3 +211,33 @@ struct Harness {
     try await disk.saveList(products, fetchedAt: now.date.addingTimeInterval(-age))
   }
 }
+
+/// Stub repository for the view model's cancellation tests: answers the first
+/// `answeredCalls` calls at once with `answer`, and holds every later call until
+/// its task is cancelled, then throws `CancellationError`, as the real one does.
+actor HoldingProductRepository: ProductRepository {
+  private let answer: RepositoryAnswer<[Product]>
+  private var answeredCalls: Int
+  /// One event per call that is being held.
+  nonisolated let held = CountSignal()
+
+  init(answer: RepositoryAnswer<[Product]>, answeredCalls: Int) {
+    self.answer = answer
+    self.answeredCalls = answeredCalls
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    guard answeredCalls == 0 else {
+      answeredCalls -= 1
+      return answer
+    }
+    held.increment()
+    // Nothing ever signals this: it returns only when the task is cancelled.
+    await CountSignal().wait(atLeast: 1)
+    throw CancellationError()
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    throw RemoteDataSourceError.http(status: 404, message: nil)
+  }
+}
