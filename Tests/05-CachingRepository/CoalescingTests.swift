@@ -71,7 +71,8 @@ struct Started<Success: Sendable> {
 /// Waits until `count` callers wait in `coalescer`, a second run has started,
 /// every caller has finished, or `patienceTurns` turns have passed.
 func waitForCallers<Key, Value, Success>(
-  _ count: Int, in coalescer: RequestCoalescer<Key, Value>, runs: CountSignal, callers: [Task<Success, any Error>]
+  _ count: Int, in coalescer: RequestCoalescer<Key, Value>, runs: CountSignal, named runName: String,
+  callers: [Task<Success, any Error>]
 ) async -> Started<Success> {
   let all = Task { for caller in callers { _ = await caller.result } }
   _ = await waitFor(
@@ -85,9 +86,13 @@ func waitForCallers<Key, Value, Success>(
       }
     }, unlessFinished: all)
   let waiting = await coalescer.waiterCount
+  let hint =
+    waiting == 0 && runs.count == 1
+    ? " (a caller that awaits the shared task's value is not waiting in flights, and can't leave when cancelled: give each caller its own continuation in flights[key].waiters)"
+    : ""
   return Started(
     callers: callers, joined: waiting >= count && runs.count == 1,
-    seen: "\(runs.count) run(s) started, \(waiting) of \(count) callers waiting in flights")
+    seen: "\(runs.count) \(runName)(s) started, \(waiting) of \(count) callers waiting in flights\(hint)")
 }
 
 /// Starts `count` callers of the same key and returns once they have all joined
@@ -99,7 +104,7 @@ func startCallers(
   let callers = (0..<count).map { _ in
     Task { try await coalescer.value(for: "page 1", operation: operation.run) }
   }
-  return await waitForCallers(count, in: coalescer, runs: operation.runs, callers: callers)
+  return await waitForCallers(count, in: coalescer, runs: operation.runs, named: "run", callers: callers)
 }
 
 /// Task 7: concurrent identical requests share one run; each caller may cancel alone.
@@ -164,9 +169,9 @@ struct RequestCoalescerTests {
     let operation = GatedOperation()
     defer { operation.open() }  // Whatever happens, no caller is left waiting.
     let started = await startCallers(10, of: coalescer, operation: operation)
-    let callers = started.callers
+    let (callers, joined) = (started.callers, started.joined)
     try #require(
-      started.joined,
+      joined,
       guide.task(7, "10 callers should each wait in flights for one run first: \(started.seen)"))
     callers[3].cancel()
     // The shared run is still held: the cancelled caller must leave without it.
@@ -196,20 +201,26 @@ struct RequestCoalescerTests {
     let operation = GatedOperation()
     defer { operation.open() }
     let started = await startCallers(5, of: coalescer, operation: operation)
-    let callers = started.callers
+    let (callers, joined) = (started.callers, started.joined)
     try #require(
-      started.joined, guide.task(7, "5 callers should each wait in flights for one run first: \(started.seen)"))
+      joined, guide.task(7, "5 callers should each wait in flights for one run first: \(started.seen)"))
     for caller in callers { caller.cancel() }
     let leftAlone = await finishesOnItsOwn(Task { for caller in callers { _ = await caller.result } })
     operation.open()
     var outcomes: [Result<Int, any Error>] = []
     for caller in callers { outcomes.append(await caller.result) }
     await operation.ended.wait(atLeast: 1)
+    let shown = outcomes.map { outcome in
+      switch outcome {
+      case .success(let value): "\(value)"
+      case .failure(let error): "\(error)"
+      }
+    }
     #expect(
       leftAlone && outcomes.allSatisfy { $0.failure is CancellationError },
       guide.task(
         7,
-        "every cancelled caller gets CancellationError at once, while the run is still held; \(leftAlone ? "" : "they kept waiting for the run; ")got \(outcomes)"
+        "every cancelled caller gets CancellationError at once, while the run is still held; \(leftAlone ? "" : "they kept waiting for the run; ")got \(shown)"
       ))
     #expect(
       operation.cancelledRuns == 1,
@@ -239,7 +250,8 @@ struct RequestCoalescerTests {
 func startReaders(_ count: Int, of harness: Harness) async -> Started<RepositoryAnswer<[Product]>> {
   let repository = harness.repository
   let callers = (0..<count).map { _ in Task { try await repository.products(policy: .networkFirst) } }
-  return await waitForCallers(count, in: repository.listFlights, runs: harness.remote.calls, callers: callers)
+  return await waitForCallers(
+    count, in: repository.listFlights, runs: harness.remote.calls, named: "network call", callers: callers)
 }
 
 /// Task 7 through the repository: the network sees one call for many identical reads.
