@@ -42,8 +42,9 @@ final class GatedOperation: Sendable {
 /// stuck. One turn is one `Task.yield()`.
 ///
 /// Code that works needs a handful of turns; code that waits for the held run
-/// waits forever. The bound only ends a wait that would never end: about 0.15 s
-/// here, instead of the suite's time limit of a minute. No test passes because of it.
+/// waits forever. The bound only ends a wait that would never end: about 0.05 s
+/// on a 2-core machine, instead of the suite's time limit of a minute. No test
+/// passes because of it.
 let patienceTurns = 10_000
 
 /// Returns after `patienceTurns` yields, or as soon as the calling task is cancelled.
