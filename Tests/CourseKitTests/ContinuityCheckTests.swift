@@ -16,7 +16,7 @@ struct ContinuityCheckTests {
     return folder
   }
 
-  @Test func aLessonThatRepeatsThePreviousSolutionKeepsTheContract() throws {
+  @Test func repeatingThePreviousSolutionKeepsTheContract() throws {
     let folder = try Self.twoStages()
     let (status, output, _) = folder.run(.verify)
     #expect(status == 0, "\(output)")
@@ -58,7 +58,7 @@ struct ContinuityCheckTests {
   }
 
   /// A file an earlier solution adds must reach the next lesson, or the stage must say it removes it.
-  @Test func aFileOfThePreviousSolutionMissingFromTheLessonBreaksIt() throws {
+  @Test func aFileOfThePreviousSolutionMissingFromTheNextStageBreaksIt() throws {
     let folder = try Self.twoStages()
     try folder.write("Solutions/01-Intro/Added.swift", "struct Added {}\n")
     let (status, output, _) = folder.run(.verify)

@@ -11,7 +11,7 @@ struct CourseTests {
     #expect(runner.recorded.first == ["swift", "build", "--build-tests"], "verify builds before it tests")
   }
 
-  @Test func verifyFailsWhenTheLessonIsTheSolution() throws {
+  @Test func verifyFailsWhenTheStartingCodeIsTheSolution() throws {
     let folder = try TemporaryWorkspace()
     let (status, output, _) = folder.run(.verify, answers: CannedRun.answer(lesson: .allPass))
     #expect(status == 1)
@@ -46,7 +46,7 @@ struct CourseTests {
     #expect(output.contains("read Docs/01-Intro.md, then run\n    swift run course check 01"), "got: \(output)")
   }
 
-  @Test func statusCountsEditedLessonsAsInProgressAndPassingOnesAsSolved() throws {
+  @Test func statusCountsEditedStagesAsInProgressAndPassingOnesAsSolved() throws {
     let folder = try TemporaryWorkspace()
     let edited = folder.run(.status, answers: CannedRun.answer(gitStatus: " M Lessons/01-Intro/A.swift"))
     #expect(edited.output.contains("● in progress   2/3 tests pass"))
@@ -73,7 +73,7 @@ struct CourseTests {
     #expect(!output.contains("✔ solved"), "an untouched stage is never solved")
   }
 
-  @Test func aHungLessonIsBrokenAndNamesTheTestThatWasRunning() throws {
+  @Test func aHungSuiteIsBrokenAndNamesTheTestThatWasRunning() throws {
     let folder = try TemporaryWorkspace()
     let hung = CannedRun(
       status: 9, console: "◇ Test b() started.",

@@ -26,7 +26,7 @@ struct DiffTests {
     #expect(output.contains("3 file(s) differ."))
   }
 
-  @Test func aLessonThatIsTheSolutionSaysSo() throws {
+  @Test func startingCodeThatIsTheSolutionSaysSo() throws {
     let folder = try TemporaryWorkspace()
     try folder.write("Lessons/01-Intro/A.swift", "let a = 1\n")
     try folder.write("Solutions/01-Intro/A.swift", "let a = 1\n")

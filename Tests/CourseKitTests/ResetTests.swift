@@ -31,7 +31,7 @@ struct ResetTests {
     #expect(try folder.read("Lessons/01-Intro/Mine.swift").contains("mine"))
   }
 
-  @Test func withForceRestoresTheLessonAndTouchesNothingElse() throws {
+  @Test func withForceRestoresTheStageAndTouchesNothingElse() throws {
     let folder = try Self.cloneWithWork()
     let (status, output) = folder.run(.reset(stage: "01", force: true), with: ProcessCommandRunner())
     #expect(status == 0, "\(output)")
