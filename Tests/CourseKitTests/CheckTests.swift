@@ -101,4 +101,19 @@ struct CheckTests {
     #expect(output.contains("0/4 tests pass   2 hints used"), "\(output)")
     #expect(output.contains("Next: stage 01, Task 1 \"Pass a\".\n  Read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
   }
+
+  @Test func aCrashedSuiteSaysSoAndStillShowsWhatFailedBeforeIt() throws {
+    let folder = try TemporaryWorkspace()
+    let crashed = CannedRun(
+      status: 4, console: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], running: ["b()"], ended: false,
+        comments: ["a()": #"Task 1 "Pass a" (Docs/01-Intro.md): expected 1, got 0"#]))
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
+    #expect(status == 1)
+    #expect(
+      output.contains("✘ The suite crashed: Fatal error: Unexpectedly found nil while unwrapping an Optional value"),
+      "\(output)")
+    #expect(output.contains("✘ a(): expected 1, got 0"), "\(output)")
+  }
 }

@@ -48,6 +48,25 @@ struct WatchTests {
     #expect(output.contains("Stopped watching Lessons/01-Intro."), "\(output)")
   }
 
+  @Test func ctrlCDuringARunStopsWatchingCleanly() throws {
+    let folder = try TemporaryWorkspace()
+    let suites = Mutex(0)
+    let runner = InterruptibleRunner { arguments in
+      guard StubCommandRunner.filter(arguments) != nil else { return false }
+      return suites.withLock { count in
+        count += 1
+        return count == 2
+      }
+    }
+    let root = folder.workspace.root
+    let (status, output) = folder.run(.watch(stage: "01"), with: runner) { _ in
+      write("let a = 2\n", to: root.appendingPathComponent("Lessons/01-Intro/A.swift"))
+    }
+    #expect(status == 0)
+    #expect(suites.withLock { $0 } == 2, "the second run was the one interrupted")
+    #expect(output.contains("Stopped watching Lessons/01-Intro."), "\(output)")
+  }
+
   @Test func aBuildErrorIsShownAndWatchingGoesOn() throws {
     let folder = try TemporaryWorkspace()
     let builds = Mutex(0)
@@ -83,5 +102,19 @@ private func write(_ text: String, to url: URL) {
     try Data(text.utf8).write(to: url)
   } catch {
     Issue.record(error, "could not edit \(url.path) while watching")
+  }
+}
+
+/// Answers as `CannedRun.answer()` does, but throws `interrupted`, as Ctrl-C makes a real runner do,
+/// for the commands `interrupts` picks.
+private struct InterruptibleRunner: CommandRunning {
+  let interrupts: @Sendable ([String]) -> Bool
+
+  func run(
+    _ arguments: [String], in directory: URL, timeout: Double, onLine: @escaping @Sendable (String) -> Void
+  ) throws -> CommandResult {
+    if interrupts(arguments) { throw CourseError.interrupted }
+    return try StubCommandRunner(answers: CannedRun.answer()).run(
+      arguments, in: directory, timeout: timeout, onLine: onLine)
   }
 }
