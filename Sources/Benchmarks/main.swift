@@ -1,9 +1,11 @@
-// Benchmarks for the course's reference solutions. Never run by the tests.
+// Benchmarks of the course's reference solutions. Never part of the tests, and
+// not even part of the package unless asked for (see the end of Package.swift):
 //
-//   swift build -c release -Xswiftc -enable-testing --product benchmarks
-//   .build/release/benchmarks
+//   COURSE_BENCHMARKS=1 swift run -c release benchmarks
 //
-// `-enable-testing` lets this target reach the solutions' internal types.
+// Each benchmark is one function that prints its own lines; `benchmarks` below
+// lists them in the order they run. To add one, write the function and list it
+// (and add the solution it times to the target's dependencies in Package.swift).
 
 import CourseFixtures
 import CourseSQLite
@@ -11,90 +13,90 @@ import Foundation
 
 @testable import Solution04
 
+/// How many times each measurement runs; the median is printed.
+let runs = 5
+/// How many products the stage 04 benchmarks save: the 194 real records, repeated with new ids.
+let productCount = 10_000
+
+/// Every benchmark, in the order it runs.
+let benchmarks: [(title: String, run: () async throws -> Void)] = [
+  ("Stage 04: SQLiteProductLocalDataSource, \(productCount) products", stage04LocalDataSource),
+  ("Stage 04: the same rows through CourseSQLite alone, for comparison", stage04WrapperAlone),
+]
+
+print("Release build, median of \(runs) runs")
+for benchmark in benchmarks {
+  print("\n\(benchmark.title)")
+  try await benchmark.run()
+}
+
+// MARK: - Stage 04
+
+/// Saves to a new file, saves the same rows again, and reads them all back.
+func stage04LocalDataSource() async throws {
+  let products = try makeProducts(count: productCount)
+  let firstSave = try await medianMilliseconds {
+    let path = temporaryPath("first")
+    defer { SQLiteConnection.removeDatabase(atPath: path) }
+    try await SQLiteProductLocalDataSource(path: path).save(products)
+  }
+  report("save, new file", firstSave)
+
+  let path = temporaryPath("again")
+  defer { SQLiteConnection.removeDatabase(atPath: path) }
+  let local = try SQLiteProductLocalDataSource(path: path)
+  try await local.save(products)
+  report("save, same rows again", try await medianMilliseconds { try await local.save(products) })
+  report("products(), all rows", try await medianMilliseconds { _ = try await local.products() })
+}
+
+/// The floor under the data source's save: the schema from its own migrations,
+/// then one prepared INSERT with bound values for every row, in one transaction.
+func stage04WrapperAlone() async throws {
+  let rows = try makeProducts(count: productCount).map(ProductRow.init)
+  let insert = "INSERT INTO products (\(ProductRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+  let elapsed = try await medianMilliseconds {
+    let path = temporaryPath("wrapper")
+    defer { SQLiteConnection.removeDatabase(atPath: path) }
+    let database = try SQLiteConnection(path: path)
+    try database.migrate(SQLiteProductLocalDataSource.migrations)
+    try database.transaction {
+      let statement = try database.prepare(insert)
+      for row in rows { try statement.run(row.values) }
+    }
+  }
+  report("INSERT, new file", elapsed)
+}
+
+/// `count` products made from the real records, with ids 1...count and distinct dates.
+func makeProducts(count: Int) throws -> [Product] {
+  let base = try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data).map { try $0.toDomain() }
+  return (0..<count).map { index in
+    let template = base[index % base.count]
+    return Product(
+      id: index + 1, title: template.title, description: template.description, category: template.category,
+      price: template.price, discountPercentage: template.discountPercentage, rating: template.rating,
+      stock: template.stock, brand: template.brand, thumbnail: template.thumbnail,
+      updatedAt: template.updatedAt.addingTimeInterval(Double(index)))
+  }
+}
+
+// MARK: - Measuring
+
 /// Times `body` `runs` times and returns the median in milliseconds.
-func medianMilliseconds(runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
+func medianMilliseconds(_ body: () async throws -> Void) async throws -> Double {
   var samples: [Double] = []
   for _ in 0..<runs {
     let elapsed = try await ContinuousClock().measure { try await body() }
-    samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+    samples.append(elapsed / .milliseconds(1))
   }
   return samples.sorted()[samples.count / 2]
+}
+
+func report(_ label: String, _ milliseconds: Double) {
+  print("  " + label.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%9.1f ms", milliseconds))
 }
 
 func temporaryPath(_ name: String) -> String {
   FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(name)-\(UUID().uuidString).sqlite").path
 }
-
-/// Quotes text as an SQL string literal, for the sqlite3 shell's script only.
-func literal(_ text: String?) -> String {
-  guard let text else { return "NULL" }
-  return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-}
-
-let count = 10_000
-let runs = 5
-let base = try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data).map { try $0.toDomain() }
-let products: [Product] = (0..<count).map { index in
-  let template = base[index % base.count]
-  return Product(
-    id: index + 1, title: template.title, description: template.description, category: template.category,
-    price: template.price, discountPercentage: template.discountPercentage, rating: template.rating,
-    stock: template.stock, brand: template.brand, thumbnail: template.thumbnail,
-    updatedAt: template.updatedAt.addingTimeInterval(Double(index)))
-}
-
-print("Saving \(count) products, median of \(runs) runs, release build")
-
-let firstSave = try await medianMilliseconds(runs: runs) {
-  let path = temporaryPath("first")
-  defer { SQLiteConnection.removeDatabase(atPath: path) }
-  try await SQLiteProductLocalDataSource(path: path).save(products)
-}
-print(String(format: "  SQLiteProductLocalDataSource.save, new file:        %8.1f ms", firstSave))
-
-let path = temporaryPath("again")
-let local = try SQLiteProductLocalDataSource(path: path)
-try await local.save(products)
-let secondSave = try await medianMilliseconds(runs: runs) { try await local.save(products) }
-print(String(format: "  SQLiteProductLocalDataSource.save, same rows again: %8.1f ms", secondSave))
-let readAll = try await medianMilliseconds(runs: runs) { _ = try await local.products() }
-print(String(format: "  SQLiteProductLocalDataSource.products(), all rows:  %8.1f ms", readAll))
-SQLiteConnection.removeDatabase(atPath: path)
-
-// The same rows through the sqlite3 shell: one script, one transaction.
-var script = "PRAGMA journal_mode = WAL;\nBEGIN;\n"
-script += """
-  CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL CHECK (length(title) > 0),
-  description TEXT NOT NULL, category TEXT NOT NULL, price TEXT NOT NULL, discount_percentage REAL NOT NULL,
-  rating REAL NOT NULL, stock INTEGER NOT NULL CHECK (stock >= 0), thumbnail TEXT, updated_at REAL NOT NULL,
-  brand TEXT);
-  CREATE INDEX products_newest_first ON products (updated_at DESC, id);
-
-  """
-for product in products {
-  let row = ProductRow(product)
-  script +=
-    "INSERT INTO products (\(ProductRow.columns)) VALUES (\(row.id), \(literal(row.title)), "
-    + "\(literal(row.description)), \(literal(row.category)), \(literal(row.price)), \(row.discountPercentage), "
-    + "\(row.rating), \(row.stock), \(literal(row.brand)), \(literal(row.thumbnail)), \(row.updatedAt));\n"
-}
-script += "COMMIT;\n"
-let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).sql")
-try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-defer { try? FileManager.default.removeItem(at: scriptURL) }
-
-let shell = try await medianMilliseconds(runs: runs) {
-  let path = temporaryPath("shell")
-  defer { SQLiteConnection.removeDatabase(atPath: path) }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["sqlite3", path, ".read \(scriptURL.path)"]
-  process.standardOutput = FileHandle.nullDevice
-  try process.run()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    print("sqlite3 failed with status \(process.terminationStatus); is the sqlite3 shell installed?")
-    exit(1)
-  }
-}
-print(String(format: "  sqlite3 shell, same rows, one transaction:        %8.1f ms", shell))

@@ -9,8 +9,10 @@ import Foundation
 /// One open SQLite database. It owns the C handle and closes it when it goes away.
 ///
 /// A connection is not `Sendable`: use it from one place at a time, such as the
-/// actor that owns it. Every result code passes through one check that throws
-/// `SQLiteError` with the code, SQLite's message and the SQL.
+/// actor that owns it. It is opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does not
+/// lock around each call: that one owner is what keeps it safe. Every result code
+/// passes through one check that throws `SQLiteError` with the code, SQLite's
+/// message and the SQL.
 ///
 /// ```swift
 /// let db = try SQLiteConnection(path: ":memory:")
@@ -29,71 +31,104 @@ public final class SQLiteConnection {
   /// Opens or creates the database at `path`; `":memory:"` makes a private in-memory one.
   ///
   /// Files use write-ahead logging and wait up to `busyTimeout` for a lock
-  /// another connection holds.
-  /// - Throws: `SQLiteError`, for example code 26 "file is not a database" for a
-  ///   file that is not SQLite.
+  /// another connection holds. The file is read before this returns, so a file
+  /// that is not a database, or whose schema is damaged, fails here and not at
+  /// the first query.
+  /// - Throws: `SQLiteError` whose message ends with the path: `.notADatabase`
+  ///   for a file that is not SQLite, `.corrupt` for a damaged one, `.cantOpen`
+  ///   for a path that cannot be opened.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
     var handle: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard let handle else {
-      throw SQLiteError(code: code, message: "out of memory opening \(path)")
+      throw SQLiteError(resultCode: code, message: "SQLite could not allocate a connection: \(path)", sql: nil)
     }
     guard code == SQLITE_OK else {
-      let error = SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: nil)
+      let error = SQLiteError(
+        resultCode: sqlite3_extended_errcode(handle), message: "\(String(cString: sqlite3_errmsg(handle))): \(path)",
+        sql: nil)
       sqlite3_close_v2(handle)
       throw error
     }
     self.handle = handle
     self.path = path
     sqlite3_extended_result_codes(handle, 1)
-    if path != ":memory:" {
-      let milliseconds =
-        busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-      sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
-      // The first statement reads the file, so a file that is not a database fails here.
-      try execute("PRAGMA journal_mode = WAL")
+    let milliseconds =
+      busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+    sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    do {
+      // Reads the header and parses the schema: random bytes and damaged files fail here.
+      try prepare("SELECT count(*) FROM sqlite_master").run()
+      if path != ":memory:" { try enableWriteAheadLogging(within: busyTimeout) }
+      try execute("PRAGMA foreign_keys = ON")
+    } catch let error as SQLiteError {
+      throw SQLiteError(
+        code: error.code, extendedCode: error.extendedCode, message: "\(error.message): \(path)", sql: error.sql)
     }
-    try execute("PRAGMA foreign_keys = ON")
   }
 
   deinit {
     sqlite3_close_v2(handle)
   }
 
-  /// Runs one or more SQL statements that return no rows the caller needs.
+  /// Runs one or more SQL statements, separated by `;`, that return no rows the caller needs.
   ///
+  /// This is the one call that takes several statements, for migrations and
+  /// schema scripts; it binds no values, so never build its SQL from data.
   /// - Throws: `SQLiteError` naming the SQL.
   public func execute(_ sql: String) throws {
+    try refuseNUL(in: sql)
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     defer { sqlite3_free(message) }
     guard code == SQLITE_OK else {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
-      throw SQLiteError(code: code, message: text, sql: sql)
+      throw SQLiteError(resultCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
     }
   }
 
   /// Compiles one statement, to run once or many times with different bindings.
   ///
-  /// - Throws: `SQLiteError` naming the SQL, for a syntax error or an unknown table.
+  /// Only one: SQL that goes on after the first statement (`SELECT 1; DROP TABLE t`)
+  /// is refused rather than silently cut short. Use `execute(_:)` for several.
+  /// - Throws: `SQLiteError` naming the SQL: `.error` for a syntax error or an
+  ///   unknown table, `.misuse` for more than one statement or none.
   public func prepare(_ sql: String) throws -> SQLiteStatement {
+    try refuseNUL(in: sql)
     var statement: OpaquePointer?
-    try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql: sql)
-    guard let statement else {
-      throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in the SQL", sql: sql)
+    // Explicit byte counts: the terminator is included, which spares SQLite a copy.
+    let rest: String = try sql.utf8CString.withUnsafeBufferPointer { text in
+      guard let start = text.baseAddress else { return "" }
+      var tail: UnsafePointer<CChar>?
+      try check(sqlite3_prepare_v2(handle, start, Int32(text.count), &statement, &tail), sql: sql)
+      return tail.map { String(cString: $0) } ?? ""
     }
-    return SQLiteStatement(handle: statement, connection: self, sql: sql)
+    guard let statement else {
+      throw SQLiteError(code: .misuse, message: "no statement in the SQL", sql: sql)
+    }
+    let compiled = SQLiteStatement(handle: statement, connection: self, sql: sql)
+    guard isEmptyOfStatements(rest) else {
+      throw SQLiteError(
+        code: .misuse,
+        message:
+          "prepare(_:) compiles one statement, but the SQL goes on after it (\(rest.trimmingCharacters(in: .whitespacesAndNewlines))); "
+          + "use execute(_:) for several statements",
+        sql: sql)
+    }
+    return compiled
   }
 
   /// Runs `body` in one transaction: commits when it returns, rolls back when it throws.
   ///
+  /// The transaction is `BEGIN IMMEDIATE`: it takes the write lock at once, so
+  /// what `body` reads cannot change under it before it writes.
   /// Transactions do not nest: calling this inside `body` throws `SQLiteError`
-  /// (`SQLITE_MISUSE`) rather than crashing, so a mistake fails one test, not the run.
+  /// (`.misuse`) rather than crashing, so a mistake fails one test, not the run.
   /// - Throws: What `body` throws, after the rollback, or `SQLiteError` from `BEGIN`/`COMMIT`.
   public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
     guard sqlite3_get_autocommit(handle) != 0 else {
-      throw SQLiteError(code: SQLITE_MISUSE, message: "transaction() does not nest: a transaction is already open")
+      throw SQLiteError(code: .misuse, message: "transaction() does not nest: a transaction is already open")
     }
     try execute("BEGIN IMMEDIATE")
     do {
@@ -105,36 +140,6 @@ public final class SQLiteConnection {
       if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
       throw error
     }
-  }
-
-  /// The schema version the database records in `PRAGMA user_version`.
-  public func userVersion() throws -> Int {
-    let statement = try prepare("PRAGMA user_version")
-    guard try statement.step() else { return 0 }
-    return Int(statement.int64(at: 0))
-  }
-
-  /// Applies, in order and each in its own transaction, every migration whose
-  /// version is above the database's `user_version`, then records the version.
-  ///
-  /// A migration that throws rolls back, leaving the database at the last version that succeeded.
-  /// - Precondition: versions start at 1 and increase by one.
-  /// - Returns: The versions applied now, empty when the database was current.
-  @discardableResult
-  public func migrate(_ migrations: [SQLiteMigration]) throws -> [Int] {
-    precondition(
-      migrations.map(\.version) == Array(stride(from: 1, through: migrations.count, by: 1)),
-      "migration versions must be 1, 2, 3, … in order; got \(migrations.map(\.version))")
-    let current = try userVersion()
-    var applied: [Int] = []
-    for migration in migrations where migration.version > current {
-      try transaction {
-        try migration.apply(self)
-        try execute("PRAGMA user_version = \(migration.version)")
-      }
-      applied.append(migration.version)
-    }
-    return applied
   }
 
   /// Deletes a database file together with the write-ahead log and shared-memory
@@ -151,7 +156,50 @@ public final class SQLiteConnection {
   /// Throws `SQLiteError` unless `code` reports success.
   func check(_ code: Int32, sql: String?) throws {
     guard code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE else {
-      throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+      throw SQLiteError(resultCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+  }
+
+  /// Whether `sql` holds nothing to run: only spaces, semicolons and comments, as SQLite itself parses them.
+  private func isEmptyOfStatements(_ sql: String) -> Bool {
+    sql.withCString { start in
+      var position = start
+      while position.pointee != 0 {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v2(handle, position, -1, &statement, &tail)
+        sqlite3_finalize(statement)
+        guard code == SQLITE_OK, statement == nil else { return false }
+        guard let tail, tail > position else { return true }
+        position = tail
+      }
+      return true
+    }
+  }
+
+  /// SQLite reads SQL as a C string: a NUL would end it early and drop the rest unseen.
+  private func refuseNUL(in sql: String) throws {
+    guard !sql.utf8.contains(0) else {
+      throw SQLiteError(
+        code: .misuse, message: "the SQL contains a NUL character; bind text as a value instead", sql: sql)
+    }
+  }
+
+  /// Switches a file to write-ahead logging.
+  ///
+  /// Two connections that switch the same new file at the same moment can each
+  /// hold the lock the other needs; SQLite then answers `SQLITE_BUSY` at once
+  /// rather than wait in the busy handler. The loser retries, within the busy
+  /// timeout, and finds the file already in WAL mode.
+  private func enableWriteAheadLogging(within timeout: Duration) throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      do {
+        try execute("PRAGMA journal_mode = WAL")
+        return
+      } catch let error as SQLiteError where error.code == .busy && ContinuousClock.now < deadline {
+        sqlite3_sleep(1)
+      }
     }
   }
 }
@@ -160,22 +208,3 @@ public final class SQLiteConnection {
 /// isolation domains, so this conformance is explicitly unavailable.
 @available(*, unavailable)
 extension SQLiteConnection: Sendable {}
-
-/// One step of a schema's history, applied once, recorded in `PRAGMA user_version`.
-public struct SQLiteMigration: Sendable {
-  /// The version the database reaches after this migration: 1, 2, 3, …
-  public let version: Int
-  /// Changes the schema (and, if needed, the data) from `version - 1` to `version`.
-  public let apply: @Sendable (SQLiteConnection) throws -> Void
-
-  /// A migration that runs code, for changes SQL alone cannot make.
-  public init(version: Int, apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
-    self.version = version
-    self.apply = apply
-  }
-
-  /// A migration that runs SQL.
-  public init(version: Int, sql: String) {
-    self.init(version: version) { try $0.execute(sql) }
-  }
-}

@@ -28,14 +28,16 @@ public final class SQLiteStatement {
 
   /// Resets the statement and binds `values` to its `?` parameters, in order.
   ///
-  /// - Throws: `SQLiteError` (`SQLITE_RANGE`) when `values` does not have one value per parameter.
+  /// Text and blobs are bound with their byte counts, so a NUL inside a string
+  /// is stored, not taken for its end; SQLite copies them before this returns.
+  /// - Throws: `SQLiteError` (`.range`) when `values` does not have one value per parameter.
   public func bind(_ values: [SQLiteValue]) throws {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
     let expected = Int(sqlite3_bind_parameter_count(handle))
     guard values.count == expected else {
       throw SQLiteError(
-        code: SQLITE_RANGE, message: "the statement takes \(expected) values, got \(values.count)", sql: sql)
+        code: .range, message: "the statement takes \(expected) values, got \(values.count)", sql: sql)
     }
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
@@ -43,11 +45,18 @@ public final class SQLiteStatement {
       switch value {
       case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
       case .real(let number): code = sqlite3_bind_double(handle, index, number)
-      case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, transient)
+      // A nil pointer would bind NULL, and an empty buffer may have none.
+      case .text(let text) where text.isEmpty: code = sqlite3_bind_text(handle, index, "", 0, transient)
+      case .text(let text):
+        var text = text
+        code = text.withUTF8 { bytes in
+          let start = UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self)
+          return sqlite3_bind_text64(handle, index, start, UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
+        }
       case .blob(let data) where data.isEmpty: code = sqlite3_bind_zeroblob(handle, index, 0)
       case .blob(let data):
         code = data.withUnsafeBytes { bytes in
-          sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
+          sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), transient)
         }
       case .null: code = sqlite3_bind_null(handle, index)
       }
@@ -91,7 +100,7 @@ public final class SQLiteStatement {
   /// The column as a double.
   public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-  /// The column as text, or `nil` for NULL.
+  /// The column as text, or `nil` for NULL; read by its byte count, so a NUL inside it stays.
   public func text(at column: Int32) -> String? {
     guard let bytes = sqlite3_column_text(handle, column) else { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))

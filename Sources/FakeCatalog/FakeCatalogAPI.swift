@@ -64,6 +64,8 @@ public final class FakeCatalogAPI: Sendable {
   ///   - products: The records to serve; the 194 real records by default.
   ///   - clock: The clock that injected latency waits on.
   public init(products: [JSONValue] = ProductFixtures.records, clock: TestClock = TestClock()) {
+    // Before this API, or anything else, makes a session; see SharedSessionTrap.
+    SharedSessionTrap.install()
     let host = FakeCatalogRegistry.makeHost()
     guard let baseURL = URL(string: "https://\(host)") else {
       preconditionFailure("\(host) is not a valid host name")

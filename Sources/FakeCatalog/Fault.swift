@@ -21,28 +21,3 @@ public enum Fault: Sendable, Hashable {
   /// Fails with `URLError(.timedOut)`.
   case timeout
 }
-
-/// A kind of request the Catalog API understands, used to aim a fault.
-public enum Route: String, Sendable, Hashable, CaseIterable {
-  /// `GET /products?limit=&skip=`
-  case list
-  /// `GET /products/search?q=`
-  case search
-  /// `GET /products/{id}`
-  case product
-  /// `POST /products/add`
-  case add
-  /// `PUT` or `PATCH /products/{id}`
-  case update
-  /// `DELETE /products/{id}`
-  case delete
-}
-
-/// A fault together with where it applies and how often.
-struct FaultRule: Sendable {
-  let fault: Fault
-  /// `nil` aims at every route.
-  let route: Route?
-  /// `nil` keeps the fault until `clearFaults()`.
-  var remaining: Int?
-}

@@ -34,7 +34,7 @@ struct DatabaseFileTests {
       try database.migrate(Array(SQLiteProductLocalDataSource.migrations.prefix(1)))
       let columns = try database.prepare("SELECT name FROM pragma_table_info('products')").query { $0.text(at: 0) }
       guard !columns.contains("brand") else {
-        throw SQLiteError(code: 1, message: "version 1 already has a brand column; brand arrives in version 2")
+        throw SQLiteError(code: .error, message: "version 1 already has a brand column; brand arrives in version 2")
       }
       try database.prepare(
         """
@@ -93,8 +93,8 @@ struct DatabaseFileTests {
     let opened = Result { try SQLiteProductLocalDataSource(path: file.path) }
     let error = opened.failure as? SQLiteError
     #expect(
-      error?.primaryCode == 26 && error?.message.contains("not a database") == true,
-      guide.task(1, "opening random bytes should throw SQLiteError 26 \"file is not a database\", got \(opened)")
+      error?.code == .notADatabase && error?.message.contains("not a database") == true,
+      guide.task(1, "opening random bytes should throw SQLITE_NOTADB \"file is not a database\", got \(opened)")
     )
   }
 }

@@ -107,10 +107,10 @@ struct SQLiteProductLocalDataSourceTests {
     let batch = [Product.sample(id: 500), changed, Product.sample(id: 501, stock: -1), Product.sample(id: 502)]
     let failed = await Result { try await local.save(batch) }
     #expect(
-      (failed.failure as? SQLiteError)?.primaryCode == 19,
+      (failed.failure as? SQLiteError)?.code == .constraint,
       guide.task(
         1,
-        "a product with stock -1 must break the table's CHECK (stock >= 0): expected SQLiteError code 19, got \(failed)"
+        "a product with stock -1 must break the table's CHECK (stock >= 0): expected SQLiteError SQLITE_CONSTRAINT, got \(failed)"
       )
     )
     let after = await Result { try await local.products() }

@@ -30,6 +30,17 @@ struct ProductFixturesTests {
       String(decoding: JSONValue.number(7).encoded(), as: UTF8.self) == "7", "whole numbers go out without a fraction")
   }
 
+  @Test func tellsBooleansFromTheNumbersOneAndZero() throws {
+    let parsed = try JSONValue(data: Data(#"[true, false, 1, 0, 1.5, -2, null, "true", {"nested": [false]}]"#.utf8))
+    #expect(
+      parsed
+        == .array([
+          .bool(true), .bool(false), .number(1), .number(0), .number(1.5), .number(-2), .null, .string("true"),
+          .object(["nested": .array([.bool(false)])]),
+        ]))
+    #expect(try JSONValue(data: Data("7".utf8)) == .number(7), "a bare number is a JSON document too")
+  }
+
   @Test func rejectsBytesThatAreNotJSON() {
     #expect(throws: (any Error).self) { try JSONValue(data: Data("{\"a\":".utf8)) }
   }

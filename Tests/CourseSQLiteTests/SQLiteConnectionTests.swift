@@ -12,13 +12,14 @@ struct SQLiteConnectionTests {
   @Test(arguments: [
     SQLiteValue.integer(Int64.max), .integer(Int64.min), .real(9.99), .real(-0.5),
     .text("'; DROP TABLE t; --"), .text("Émoji 🛒 and \"quotes\""), .text(String(repeating: "long ", count: 20_000)),
+    .text("before\0after"), .text(""), .text("\0"),
     .blob(Data([0, 1, 2, 255])), .blob(Data()), .null,
   ])
   func bindsAndReadsEveryType(value: SQLiteValue) throws {
     let db = try makeTable()
     try db.prepare("INSERT INTO t (id, n) VALUES (1, ?)").run([value])
     let read = try db.prepare("SELECT n FROM t WHERE id = 1").query { $0.value(at: 0) }
-    #expect(read == [value])
+    #expect(read == [value], "\(value) should come back unchanged")
   }
 
   @Test func readsTypedColumns() throws {
@@ -62,7 +63,7 @@ struct SQLiteConnectionTests {
 
   @Test func aNestedTransactionIsAnErrorNotACrash() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) {
+    let error = try thrownSQLiteError {
       try db.transaction { try db.transaction { try db.execute("INSERT INTO t (id) VALUES (1)") } }
     }
     #expect(error.message.contains("does not nest"))
@@ -71,7 +72,7 @@ struct SQLiteConnectionTests {
 
   @Test func theWrongNumberOfValuesIsAnErrorNotACrash() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) {
+    let error = try thrownSQLiteError {
       try db.prepare("INSERT INTO t (id, s) VALUES (?, ?)").run([1])
     }
     #expect(error.message == "the statement takes 2 values, got 1")
@@ -105,19 +106,45 @@ struct SQLiteConnectionTests {
 
   @Test func anErrorNamesTheFailingSQL() throws {
     let db = try makeTable()
-    let error = try #require(throws: SQLiteError.self) { try db.prepare("SELECT nope FROM t") }
+    let error = try thrownSQLiteError { try db.prepare("SELECT nope FROM t") }
     #expect(error.sql == "SELECT nope FROM t")
     #expect(error.message.contains("no such column"))
-    #expect(error.primaryCode == 1)
-    #expect(error.description.contains("SELECT nope FROM t"))
+    #expect(error.code == .error)
+    #expect(error.description.hasPrefix("SQLite error SQLITE_ERROR ("), "got \(error.description)")
+    #expect(error.description.hasSuffix("(SQL: SELECT nope FROM t)"), "got \(error.description)")
   }
 
   @Test func aConstraintFailureCarriesItsCode() throws {
     let db = try makeTable()
     let insert = try db.prepare("INSERT INTO t (id) VALUES (?)")
     try insert.run([1])
-    let error = try #require(throws: SQLiteError.self) { try insert.run([1]) }
-    #expect(error.primaryCode == 19, "SQLITE_CONSTRAINT")
+    let error = try thrownSQLiteError { try insert.run([1]) }
+    #expect(error.code == .constraint, "got \(error)")
+    #expect(error.message.contains("UNIQUE constraint failed"), "got \(error)")
+    #expect(error.description.hasPrefix("SQLite error SQLITE_CONSTRAINT ("), "got \(error.description)")
+  }
+
+  @Test func theExtendedCodeTellsConstraintsApart() throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER CHECK (n >= 0))")
+    try db.prepare("INSERT INTO t VALUES (1, 0)").run()
+    let unique = try thrownSQLiteError { try db.prepare("INSERT INTO t VALUES (1, 0)").run() }
+    let check = try thrownSQLiteError { try db.prepare("INSERT INTO t VALUES (2, -1)").run() }
+    #expect(unique.code == .constraint && check.code == .constraint, "both are constraint failures")
+    #expect(
+      unique.extendedCode != check.extendedCode, "a PRIMARY KEY and a CHECK failure have different extended codes")
+    #expect(
+      check.extendedCode != SQLiteResultCode.constraint.rawValue, "SQLite gave the CHECK failure an extended code")
+  }
+
+  @Test(arguments: [
+    (SQLiteResultCode.error, "SQLITE_ERROR"), (.busy, "SQLITE_BUSY"), (.locked, "SQLITE_LOCKED"),
+    (.readonly, "SQLITE_READONLY"), (.ioerr, "SQLITE_IOERR"), (.corrupt, "SQLITE_CORRUPT"), (.full, "SQLITE_FULL"),
+    (.cantOpen, "SQLITE_CANTOPEN"), (.constraint, "SQLITE_CONSTRAINT"), (.mismatch, "SQLITE_MISMATCH"),
+    (.misuse, "SQLITE_MISUSE"), (.range, "SQLITE_RANGE"), (.notADatabase, "SQLITE_NOTADB"),
+  ])
+  func resultCodesGoByTheirCNames(code: SQLiteResultCode, name: String) {
+    #expect(code.description == name)
   }
 
   @Test func aFileOfRandomBytesIsAClearError() throws {
@@ -125,9 +152,9 @@ struct SQLiteConnectionTests {
     defer { try? FileManager.default.removeItem(at: url) }
     var generator = SystemRandomNumberGenerator()
     try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: url)
-    let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: url.path) }
-    #expect(error.primaryCode == 26, "SQLITE_NOTADB")
-    #expect(error.message.contains("not a database"))
+    let error = try thrownSQLiteError { try SQLiteConnection(path: url.path) }
+    #expect(error.code == .notADatabase, "got \(error)")
+    #expect(error.message.contains("not a database") && error.message.hasSuffix(url.path), "got \(error)")
   }
 
   @Test func keepsDataInAFileAcrossConnections() throws {
@@ -139,5 +166,38 @@ struct SQLiteConnectionTests {
     }
     let reopened = try SQLiteConnection(path: url.path)
     #expect(try reopened.prepare("SELECT x FROM t").query { $0.text(at: 0) } == ["kept"])
+  }
+}
+
+struct SQLiteStatementTextTests {
+  @Test(arguments: ["SELECT 1; DROP TABLE t", "SELECT 1; SELECT 2", "SELECT 1; nonsense"])
+  func prepareRefusesASecondStatement(sql: String) throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("CREATE TABLE t (x)")
+    let error = try thrownSQLiteError { try db.prepare(sql) }
+    #expect(error.code == .misuse, "got \(error)")
+    #expect(error.message.contains("execute(_:)"), "the error should point to execute(_:), got \(error.message)")
+    #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't'").query { $0.int64(at: 0) } == [1])
+  }
+
+  @Test(arguments: ["SELECT 1", "SELECT 1;", "SELECT 1;  \n", "SELECT 1; -- done", "SELECT 1; /* done */ ;"])
+  func prepareAcceptsOneStatementWithTrailingSpaceOrComments(sql: String) throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    #expect(try db.prepare(sql).query { $0.int64(at: 0) } == [1])
+  }
+
+  @Test func executeStillRunsSeveralStatements() throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2);")
+    #expect(try db.prepare("SELECT x FROM t ORDER BY x").query { $0.int64(at: 0) } == [1, 2])
+  }
+
+  @Test func sqlWithANULIsRefusedNotCutShort() throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("CREATE TABLE t (x)")
+    let prepared = try thrownSQLiteError { try db.prepare("SELECT 1\0; DROP TABLE t") }
+    let executed = try thrownSQLiteError { try db.execute("SELECT 1;\0 DROP TABLE t") }
+    #expect(prepared.code == .misuse && executed.code == .misuse, "got \(prepared) and \(executed)")
+    #expect(try db.prepare("SELECT count(*) FROM t").query { $0.int64(at: 0) } == [0], "table t must still exist")
   }
 }
