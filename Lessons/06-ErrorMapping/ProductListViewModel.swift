@@ -1,0 +1,114 @@
+import Foundation
+import Observation
+
+/// The product list screen's view model: one `state` value, `load()` and `retry()`.
+///
+/// It depends on `ProductRepository` only, and it is handed one; it never
+/// builds its own dependencies.
+///
+/// Stage 05: `lastUpdate` says when the shown products were fetched and whether
+/// they may be out of date, and `refresh()` (pull to refresh) asks the network.
+@MainActor
+@Observable
+final class ProductListViewModel {
+  /// Everything the screen can show, one at a time.
+  enum State: Equatable, Sendable {
+    /// Nothing asked yet.
+    case idle
+    /// A load is running: show a spinner.
+    case loading
+    /// Products to list.
+    case loaded([Product])
+    /// The catalog answered with no products: show an empty state, not an error.
+    case empty
+    /// The load failed: show the message and a Try Again button.
+    case failed(String)
+  }
+
+  private(set) var state: State = .idle
+
+  /// Stage 05: where the shown products came from, when they were fetched, and
+  /// whether they may be out of date; `nil` until the first answer.
+  private(set) var lastUpdate: LastUpdate?
+
+  /// Stage 05: what the screen says about the age of what it shows.
+  struct LastUpdate: Equatable, Sendable {
+    var fetchedAt: Date
+    var origin: Origin
+    var isStale: Bool
+  }
+
+  private let repository: any ProductRepository
+  private var isFetching = false
+
+  init(repository: any ProductRepository) {
+    self.repository = repository
+  }
+
+  /// Loads the products. A call while a load is running returns at once and
+  /// starts no second fetch.
+  func load() async {
+    await load(policy: .staleWhileRevalidate)
+  }
+
+  /// Stage 05: loads with `policy`; `load()` shows the cache at once, `refresh()` asks the network.
+  private func load(policy: CachePolicy) async {
+    guard !isFetching else { return }
+    isFetching = true
+    defer { isFetching = false }
+    // Products on screen stay there while a refresh runs; the pull-to-refresh control shows progress.
+    if case .loaded = state {} else { state = .loading }
+    do {
+      let answer = try await repository.products(policy: policy)
+      lastUpdate = LastUpdate(fetchedAt: answer.fetchedAt, origin: answer.origin, isStale: answer.isStale)
+      let products = answer.value
+      state = products.isEmpty ? .empty : .loaded(products)
+    } catch {
+      state = .failed(Self.message(for: error))
+    }
+  }
+
+  /// Loads again after a failure; the Try Again button calls it.
+  func retry() async {
+    await load()
+  }
+
+  // MARK: Stage 05, Task 8: show how fresh it is
+
+  /// Pull to refresh: asks the network even when the cache is fresh. When the
+  /// network fails, the repository falls back to the cache, marked stale.
+  func refresh() async {
+    await load(policy: .networkFirst)
+  }
+
+  /// "Updated 5 minutes ago" for the shown products, or `nil` before the first answer.
+  func updatedText(now: Date) -> String? {
+    lastUpdate.map { Self.updatedText(fetchedAt: $0.fetchedAt, now: now) }
+  }
+
+  /// How long ago `fetchedAt` was, in whole units rounded down: "Updated just
+  /// now" under a minute (or for a time in the future), then minutes, hours and days.
+  static func updatedText(fetchedAt: Date, now: Date) -> String {
+    let seconds = Int(now.timeIntervalSince(fetchedAt).rounded(.down))
+    func ago(_ count: Int, _ unit: String) -> String {
+      "Updated \(count) \(unit)\(count == 1 ? "" : "s") ago"
+    }
+    switch seconds {
+    case ..<60: return "Updated just now"
+    case ..<3_600: return ago(seconds / 60, "minute")
+    case ..<86_400: return ago(seconds / 3_600, "hour")
+    default: return ago(seconds / 86_400, "day")
+    }
+  }
+
+  /// The sentence a user reads for a failure.
+  static func message(for error: any Error) -> String {
+    switch error as? RemoteDataSourceError {
+    case .offline?: "You are offline. Check your connection and try again."
+    case .http(let status, let message?)?: "The catalog answered \(status): \(message)"
+    case .http(let status, nil)?: "The catalog answered \(status)."
+    case .decoding?, .invalidData?, .notHTTP?: "The catalog sent data this app cannot read."
+    case .invalidRequest?, .transport?, nil: "The catalog could not be reached. Try again."
+    }
+  }
+}

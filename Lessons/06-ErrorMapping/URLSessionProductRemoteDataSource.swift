@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The real remote data source: the Catalog API over URLSession.
+struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
+  let baseURL: URL
+  let session: URLSession
+
+  func products(limit: Int, skip: Int) async throws -> ProductPage {
+    try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain()
+  }
+
+  func product(id: Int) async throws -> Product {
+    try await send(.product(id: id), as: ProductDTO.self).toDomain()
+  }
+
+  /// Sends the endpoint's request, checks the response, and decodes the body.
+  private func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
+    let request = try endpoint.urlRequest(baseURL: baseURL)
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch let error as URLError where error.code == .notConnectedToInternet {
+      throw RemoteDataSourceError.offline
+    } catch let error as URLError {
+      throw RemoteDataSourceError.transport("URLError \(error.code.rawValue)")
+    }
+    guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
+    guard (200..<300).contains(http.statusCode) else {
+      let message = try? JSONDecoder().decode(ErrorBody.self, from: data).message
+      throw RemoteDataSourceError.http(status: http.statusCode, message: message)
+    }
+    do {
+      return try JSONDecoder.catalog().decode(Body.self, from: data)
+    } catch {
+      throw RemoteDataSourceError.decoding("\(error)")
+    }
+  }
+}
+
+/// The Catalog API's error body: `{"message": "Product with id '999' not found"}`.
+private struct ErrorBody: Decodable {
+  let message: String
+}
