@@ -21,13 +21,7 @@ enum CachePolicy: Sendable, Hashable, CaseIterable {
   /// Ask the network only: never read the cache, never write it.
   case networkOnly
   /// Never ask the network: return the cached value within its hard age, or
-  /// throw `CacheError.nothingCached`.
+  /// throw `CatalogError.nothingCached` (stage 06; stage 05's `CacheError` is gone).
+  /// A cached empty list is not that error: it is an answer with no products.
   case cacheOnly
-}
-
-/// What a `cacheOnly` read throws when the cache has nothing it may serve.
-enum CacheError: Error, Sendable, Equatable {
-  /// No entry, or only one past its hard age. A cached empty list is not this:
-  /// it is an answer with no products.
-  case nothingCached
 }

@@ -167,7 +167,8 @@ actor CachingProductRepository: ProductRepository {
     case .networkOnly:
       return Self.fromNetwork(try await fetch(false))
     case .cacheOnly:
-      guard let usable = try await servable(cached, maxAge: maxAge) else { throw CacheError.nothingCached }
+      // Stage 06: the domain error.
+      guard let usable = try await servable(cached, maxAge: maxAge) else { throw CatalogError.nothingCached }
       return usable
     case .networkFirst:
       do {
@@ -176,6 +177,7 @@ actor CachingProductRepository: ProductRepository {
         guard !(error is CancellationError), !Task.isCancelled else { throw error }
         guard var fallback = try await servable(cached, maxAge: maxAge) else { throw error }
         fallback.isStale = true
+        fallback.networkError = error as? CatalogError  // Stage 06: the screen says why.
         return fallback
       }
     case .cacheFirst:
@@ -184,7 +186,8 @@ actor CachingProductRepository: ProductRepository {
       do {
         return Self.fromNetwork(try await fetch(true))
       } catch {
-        guard !(error is CancellationError), !Task.isCancelled, let usable else { throw error }
+        guard !(error is CancellationError), !Task.isCancelled, var usable else { throw error }
+        usable.networkError = error as? CatalogError  // Stage 06: the screen says why.
         return usable
       }
     case .staleWhileRevalidate:

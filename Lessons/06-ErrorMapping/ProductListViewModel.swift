@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 import Observation
 
 /// The product list screen's view model: one `state` value, `load()` and `retry()`.
@@ -8,6 +9,10 @@ import Observation
 ///
 /// Stage 05: `lastUpdate` says when the shown products were fetched and whether
 /// they may be out of date, and `refresh()` (pull to refresh) asks the network.
+///
+/// Stage 06: a failure is a `CatalogError`, and the screen shows the sentence
+/// and the retry offer `message(for:)` gives it; products shown from the cache
+/// because the network failed come with a `notice`. A cancelled load shows nothing.
 @MainActor
 @Observable
 final class ProductListViewModel {
@@ -21,8 +26,16 @@ final class ProductListViewModel {
     case loaded([Product])
     /// The catalog answered with no products: show an empty state, not an error.
     case empty
-    /// The load failed: show the message and a Try Again button.
-    case failed(String)
+    /// The load failed: show the message, and a Try Again button when it offers one.
+    case failed(FailureMessage)
+  }
+
+  /// Stage 06: what the screen shows for a failure.
+  struct FailureMessage: Equatable, Sendable {
+    /// The sentence a person reads.
+    var text: String
+    /// Whether a Try Again button can help.
+    var offersRetry: Bool
   }
 
   private(set) var state: State = .idle
@@ -30,6 +43,10 @@ final class ProductListViewModel {
   /// Stage 05: where the shown products came from, when they were fetched, and
   /// whether they may be out of date; `nil` until the first answer.
   private(set) var lastUpdate: LastUpdate?
+
+  /// Stage 06: why the products on screen came from the cache, such as
+  /// "You're offline.", or `nil` when the network answered.
+  private(set) var notice: String?
 
   /// Stage 05: what the screen says about the age of what it shows.
   struct LastUpdate: Equatable, Sendable {
@@ -56,15 +73,21 @@ final class ProductListViewModel {
     guard !isFetching else { return }
     isFetching = true
     defer { isFetching = false }
+    let previous = state
     // Products on screen stay there while a refresh runs; the pull-to-refresh control shows progress.
     if case .loaded = state {} else { state = .loading }
     do {
       let answer = try await repository.products(policy: policy)
       lastUpdate = LastUpdate(fetchedAt: answer.fetchedAt, origin: answer.origin, isStale: answer.isStale)
+      notice = answer.networkError.map(Self.notice(for:))  // Stage 06
       let products = answer.value
       state = products.isEmpty ? .empty : .loaded(products)
+    } catch is CancellationError {
+      state = previous  // Stage 06: cancellation is not a failure; the screen shows what it showed.
     } catch {
-      state = .failed(Self.message(for: error))
+      // Stage 06: the repository throws only CatalogError; anything else is a bug below it.
+      state = .failed(Self.message(for: error as? CatalogError ?? .invalidData("\(error)")))
+      notice = nil
     }
   }
 
@@ -101,14 +124,37 @@ final class ProductListViewModel {
     }
   }
 
-  /// The sentence a user reads for a failure.
-  static func message(for error: any Error) -> String {
-    switch error as? RemoteDataSourceError {
-    case .offline?: "You are offline. Check your connection and try again."
-    case .http(let status, let message?)?: "The catalog answered \(status): \(message)"
-    case .http(let status, nil)?: "The catalog answered \(status)."
-    case .decoding?, .invalidData?, .notHTTP?: "The catalog sent data this app cannot read."
-    case .invalidRequest?, .transport?, nil: "The catalog could not be reached. Try again."
-    }
+  // MARK: Stage 06, Task 5: tell the user
+
+  /// The sentence a person reads for a failure, and whether to offer Try Again:
+  /// only when retrying can help (`CatalogError.isRetryable`).
+  ///
+  /// It never shows a status code alone, an `invalidData` text or an error's
+  /// description: those are for logs.
+  static func message(for error: CatalogError) -> FailureMessage {
+    // TODO: Task 5. Switch over error: one sentence per kind of trouble, each
+    // ending with a full stop; rate limited says when with Self.wait(_:).
+    // offersRetry is error.isRetryable.
+    FailureMessage(
+      text: NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "message(for:) should say what happened to \(error)")
+        .description,
+      offersRetry: false)
+  }
+
+  /// What the screen says above products the cache showed because the network failed with `error`.
+  static func notice(for error: CatalogError) -> String {
+    // TODO: Task 5. Say "offline" for .offline; say what happened otherwise.
+    NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "notice(for:) should say why saved products are shown")
+      .description
+  }
+
+  /// "in 30 seconds", "in 2 minutes" (whole minutes, rounded up), or "in a moment" without a time.
+  static func wait(_ duration: Duration?) -> String {
+    guard let duration, duration > .zero else { return "in a moment" }
+    let (seconds, fraction) = duration.components
+    let total = seconds + (fraction > 0 ? 1 : 0)
+    if total < 60 { return "in \(total) second\(total == 1 ? "" : "s")" }
+    let minutes = (total + 59) / 60
+    return "in \(minutes) minute\(minutes == 1 ? "" : "s")"
   }
 }

@@ -4,11 +4,11 @@ protocol ProductRemoteDataSource: Sendable {
   /// One page of the catalog.
   ///
   /// An empty page is a valid answer, not an error.
-  /// - Throws: `RemoteDataSourceError`.
+  /// - Throws: Stage 06: `CatalogError`, or `CancellationError`.
   func products(limit: Int, skip: Int) async throws -> ProductPage
 
   /// One product by id.
   ///
-  /// - Throws: `RemoteDataSourceError.http(status: 404, …)` when there is none.
+  /// - Throws: `CatalogError.notFound` when there is none.
   func product(id: Int) async throws -> Product
 }

@@ -6,12 +6,13 @@
 protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
-  /// - Throws: `RemoteDataSourceError` when the network fails and no cached
-  ///   value may stand in; `CacheError.nothingCached` for `.cacheOnly` with nothing cached.
+  /// - Throws: Stage 06: only `CatalogError`, or `CancellationError`. The
+  ///   network's error when no cached value may stand in; `.nothingCached` for
+  ///   `.cacheOnly` with nothing cached.
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]>
 
   /// One product by id.
   ///
-  /// - Throws: As `products(policy:)`; `.http(status: 404, …)` when there is none.
+  /// - Throws: As `products(policy:)`; `CatalogError.notFound` when there is none.
   func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product>
 }

@@ -22,6 +22,9 @@ struct RepositoryAnswer<Value: Sendable>: Sendable {
   /// The value may be out of date: it is past its soft age, or the network
   /// failed and the repository fell back to it.
   var isStale: Bool
+  /// Stage 06: why the network failed, when this cached value stands in for its
+  /// answer, so the screen can say "You're offline" above the products.
+  var networkError: CatalogError? = nil
 }
 
 extension RepositoryAnswer: Equatable where Value: Equatable {}

@@ -50,7 +50,8 @@ struct RetryPolicy: Sendable, Hashable {
   ) {
     precondition(maxAttempts >= 1, "RetryPolicy needs at least 1 attempt, got \(maxAttempts)")
     precondition(
-      [baseDelay, maxDelay, maxRetryAfter, budget].allSatisfy { $0 >= .zero }, "RetryPolicy's durations can't be negative")
+      [baseDelay, maxDelay, maxRetryAfter, budget].allSatisfy { $0 >= .zero },
+      "RetryPolicy's durations can't be negative")
     self.maxAttempts = maxAttempts
     self.baseDelay = baseDelay
     self.maxDelay = maxDelay
