@@ -65,7 +65,7 @@ enum CatalogErrorMapper {
     nil
   }
 
-  /// Finished: parses the three forms of an HTTP-date (RFC 9110, section 5.6.7).
+  /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7).
   private static func httpDate(_ text: String) -> Date? {
     for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
       let formatter = DateFormatter()

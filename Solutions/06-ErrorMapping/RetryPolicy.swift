@@ -100,7 +100,8 @@ struct RetryPolicy: Sendable, Hashable {
     return min(ceiling, maxDelay)
   }
 
-  private func milliseconds(_ duration: Duration) -> Int64 {
+  /// Finished: a duration in whole milliseconds, rounded down.
+  func milliseconds(_ duration: Duration) -> Int64 {
     duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 }
