@@ -29,7 +29,7 @@ enum CatalogErrorMapper {
     // TODO: Task 2. Switch over error.code as the table above says; throw
     // CancellationError() for .cancelled.
     throw NotDoneYet(
-      "Task 2", in: "Docs/06-ErrorMapping.md", "map(_: URLError) should map URLError(.\(error.code.rawValue))")
+      "Task 2", in: "Docs/06-ErrorMapping.md", "map(_: URLError) should map URLError code \(error.code.rawValue)")
   }
 
   // MARK: Task 3: map HTTP answers

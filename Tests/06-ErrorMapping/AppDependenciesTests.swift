@@ -27,7 +27,7 @@ struct AppDependenciesTests {
       timeout > 0 && timeout <= 20,
       guide.task(
         8,
-        "timeoutIntervalForRequest should be what a person waits for (at most 20 s), not the 60 s default; got \(outcome)",
+        "timeoutIntervalForRequest should be what a person waits for (at most 20 s), not the 60 s default; got \(brief(outcome))",
         blaming: outcome))
   }
 
@@ -64,7 +64,7 @@ struct AppDependenciesTests {
       (try? outcome.get().value.count) == 30 && api.requests.count == 2 && api.sharedSessionRequests.isEmpty,
       guide.task(
         7,
-        "live() wraps the remote source in RetryingProductRemoteDataSource: a 503, then the 30 products on the second request; got \(outcome) after \(api.requests.count) request(s)",
+        "live() wraps the remote source in RetryingProductRemoteDataSource: a 503, then the 30 products on the second request; got \(brief(outcome)) after \(api.requests.count) request(s)",
         blaming: outcome))
   }
 }

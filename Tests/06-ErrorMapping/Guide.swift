@@ -38,18 +38,18 @@ extension StageGuide {
     return task(other, "finish this task first; Task \(number)'s test got \(text) (\(message))")
   }
 
-  /// Records an issue naming Task 1 and returns `false` when `isRetryable` does
-  /// not yet tell a 503 (retryable) from a 404 (not): tests of later tasks need it.
+  /// Records an issue naming Task 1 and returns `false` while `isRetryable`
+  /// disagrees with Task 1's table: tests of later tasks rely on it.
   func requireTask1(for number: Int) -> Bool {
-    let done = CatalogError.server(status: 503).isRetryable && !CatalogError.notFound.isRetryable
-    if !done {
+    let wrong = CatalogErrorTests.retryable.filter { error, expected in error.isRetryable != expected }
+    if let (error, expected) = wrong.first {
       Issue.record(
         task(
           1,
-          "finish this task first; Task \(number)'s test needs isRetryable true for server(503) and false for notFound")
-      )
+          "finish this task first; Task \(number)'s test relies on isRetryable, which says \(!expected) for \(error) (and \(wrong.count - 1) more wrong)"
+        ))
     }
-    return done
+    return wrong.isEmpty
   }
 }
 
@@ -116,6 +116,16 @@ enum Policy {
       return false
     }
     return true
+  }
+}
+
+/// An outcome in one short line: "30 products", or "error offline".
+func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
+  switch outcome {
+  case .success(let page as ProductPage): "\(page.products.count) products"
+  case .success(let answer as RepositoryAnswer<[Product]>): "\(answer.value.count) products from \(answer.origin)"
+  case .success(let value): "\(value)"
+  case .failure(let error): "error \(error)"
   }
 }
 

@@ -56,7 +56,7 @@ struct RetryingTests {
         && log == ["after attempt 1 + 499 ms: 1 attempt(s)", "after attempt 2 + 499 ms: 2 attempt(s)"],
       guide.task(
         7,
-        "503, offline, then the list: 3 attempts after waits of 500 ms and 500 ms on the clock; got \(outcome), \(rig.remote.attempts.count) attempts, clock at \(rig.clock.now.offset), \(log)",
+        "503, offline, then the list: 3 attempts after waits of 500 ms and 500 ms on the clock; got \(brief(outcome)), \(rig.remote.attempts.count) attempts, clock at \(rig.clock.now.offset), \(log)",
         blaming: outcome))
   }
 
@@ -73,7 +73,7 @@ struct RetryingTests {
       outcome.failure as? CatalogError == error && rig.remote.attempts.count == 1 && rig.clock.sleeperCount == 0,
       guide.task(
         7,
-        "\(error) is thrown after 1 attempt, without a wait; got \(outcome) after \(rig.remote.attempts.count) attempt(s)",
+        "\(error) is thrown after 1 attempt, without a wait; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
         blaming: outcome))
   }
 
@@ -85,7 +85,7 @@ struct RetryingTests {
       outcome.failure as? CatalogError == .server(status: 502) && rig.remote.attempts.count == 4,
       guide.task(
         7,
-        "always failing with random 0 (no waits): 4 attempts, then the last error, server(502); got \(outcome) after \(rig.remote.attempts.count) attempt(s)",
+        "always failing with random 0 (no waits): 4 attempts, then the last error, server(502); got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
         blaming: outcome))
   }
 
@@ -105,7 +105,7 @@ struct RetryingTests {
       outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 3,
       guide.task(
         7,
-        "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts, then .timedOut; got \(outcome) after \(rig.remote.attempts.count) attempt(s)",
+        "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
         blaming: outcome))
   }
 
@@ -122,7 +122,7 @@ struct RetryingTests {
       slept && early == 1 && (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 2,
       guide.task(
         7,
-        "a 429 asking for 3 s: no attempt before 3 s, the second at 3 s; got \(outcome), \(early) attempt(s) at 2.999 s",
+        "a 429 asking for 3 s: no attempt before 3 s, the second at 3 s; got \(brief(outcome)), \(early) attempt(s) at 2.999 s",
         blaming: outcome))
   }
 
@@ -134,7 +134,7 @@ struct RetryingTests {
       outcome.failure as? CatalogError == .rateLimited(retryAfter: .seconds(60)) && rig.remote.attempts.count == 1,
       guide.task(
         7,
-        "a 429 asking for 60 s, past the 10 s cap, goes to the screen at once with its wait; got \(outcome) after \(rig.remote.attempts.count) attempt(s)",
+        "a 429 asking for 60 s, past the 10 s cap, goes to the screen at once with its wait; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
         blaming: outcome))
   }
 
@@ -150,7 +150,7 @@ struct RetryingTests {
       slept && outcome.failure is CancellationError && rig.remote.attempts.count == 1,
       guide.task(
         7,
-        "cancelled while waiting to retry: CancellationError at once and no second attempt; got \(outcome) after \(rig.remote.attempts.count) attempt(s)",
+        "cancelled while waiting to retry: CancellationError at once and no second attempt; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
         blaming: outcome))
   }
 
@@ -173,7 +173,7 @@ struct RetryingTests {
       outcome.failure as? CatalogError == .server(status: 503) && count == 1,
       guide.task(
         7,
-        "a POST without an Idempotency-Key is sent once: a retry could place the order twice; got \(outcome) after \(count) attempt(s)",
+        "a POST without an Idempotency-Key is sent once: a retry could place the order twice; got \(brief(outcome)) after \(count) attempt(s)",
         blaming: outcome))
   }
 
@@ -187,7 +187,8 @@ struct RetryingTests {
     #expect(
       outcome.failure as? CatalogError == .server(status: 503) && count == 4,
       guide.task(
-        7, "a POST with an Idempotency-Key is retried like a GET: 4 attempts; got \(outcome) after \(count) attempt(s)",
+        7,
+        "a POST with an Idempotency-Key is retried like a GET: 4 attempts; got \(brief(outcome)) after \(count) attempt(s)",
         blaming: outcome))
   }
 }
