@@ -32,6 +32,33 @@ struct RetryingTests {
     }
   }
 
+  /// Runs `read` to its end without waiting on a sleeper that the test will never
+  /// wake: a read still asleep on the clock when the test expects it done is
+  /// cancelled, so a wrong wait fails the test instead of hanging it.
+  static func settle<Value: Sendable>(_ read: Task<Value, any Error>, on clock: TestClock) async -> Result<
+    Value, any Error
+  > {
+    guard await clock.waitForSleepers(count: 1, whileRunning: read) else { return await read.result }
+    read.cancel()
+    _ = await read.result
+    return .failure(StillAsleep(at: clock.now.offset))
+  }
+
+  /// What a read that was still asleep on the clock, when the test expected it done, gave.
+  struct StillAsleep: Error, CustomStringConvertible {
+    let at: Duration
+    var description: String {
+      "no result: it was still sleeping on the clock at \(at), longer than the test allows, so the test cancelled it"
+    }
+  }
+
+  /// Starts `operation` in a task and settles it: tests whose reads must not wait at all.
+  static func run<Value: Sendable>(on clock: TestClock, _ operation: @escaping @Sendable () async throws -> Value)
+    async -> Result<Value, any Error>
+  {
+    await settle(Task { try await operation() }, on: clock)
+  }
+
   /// Whether Tasks 1 and 6 are done; records an issue naming the first that is not.
   static func ready(_ number: Int) -> Bool {
     guide.requireTask1(for: number) && Policy.requireTask6(for: number)
@@ -48,9 +75,11 @@ struct RetryingTests {
       rig.clock.advance(by: .milliseconds(499))
       log.append("after attempt \(attempt) + 499 ms: \(rig.remote.attempts.count) attempt(s)")
       rig.clock.advance(by: .milliseconds(1))
-      await rig.remote.attempts.wait(atLeast: attempt + 1)
+      // Still asleep after its 500 ms: the wait was too long; settle(_:on:) below cancels it.
+      guard rig.clock.sleeperCount == 0 else { break }
+      guard await waitFor({ await rig.remote.attempts.wait(atLeast: attempt + 1) }, unlessFinished: read) else { break }
     }
-    let outcome = await read.result
+    let outcome = await Self.settle(read, on: rig.clock)
     #expect(
       (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 3 && rig.clock.now.offset == .seconds(1)
         && log == ["after attempt 1 + 499 ms: 1 attempt(s)", "after attempt 2 + 499 ms: 2 attempt(s)"],
@@ -68,7 +97,7 @@ struct RetryingTests {
   func neverRetriesWhatFailsTheSameWayEveryTime(error: CatalogError) async {
     guard Self.ready(7) else { return }
     let rig = Rig([.failure(error)])
-    let outcome = await Result { try await rig.retrying.products(limit: 30, skip: 0) }
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
     #expect(
       outcome.failure as? CatalogError == error && rig.remote.attempts.count == 1 && rig.clock.sleeperCount == 0,
       guide.task(
@@ -80,7 +109,7 @@ struct RetryingTests {
   @Test func stopsAfterMaxAttemptsWithTheLastError() async {
     guard Self.ready(7) else { return }
     let rig = Rig([.failure(.server(status: 503)), .failure(.server(status: 502))], random: [0])
-    let outcome = await Result { try await rig.retrying.products(limit: 30, skip: 0) }
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
     #expect(
       outcome.failure as? CatalogError == .server(status: 502) && rig.remote.attempts.count == 4,
       guide.task(
@@ -117,7 +146,7 @@ struct RetryingTests {
     rig.clock.advance(by: .milliseconds(2_999))
     let early = rig.remote.attempts.count
     rig.clock.advance(by: .milliseconds(1))
-    let outcome = await read.result
+    let outcome = await Self.settle(read, on: rig.clock)
     #expect(
       slept && early == 1 && (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 2,
       guide.task(
@@ -129,7 +158,7 @@ struct RetryingTests {
   @Test func doesNotWaitForARetryAfterPastTheCap() async {
     guard Self.ready(7) else { return }
     let rig = Rig([.failure(.rateLimited(retryAfter: .seconds(60))), .success(firstPage)])
-    let outcome = await Result { try await rig.retrying.products(limit: 30, skip: 0) }
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
     #expect(
       outcome.failure as? CatalogError == .rateLimited(retryAfter: .seconds(60)) && rig.remote.attempts.count == 1,
       guide.task(
@@ -167,7 +196,9 @@ struct RetryingTests {
     guard Self.ready(7) else { return }
     let rig = Rig([.success(firstPage)], random: [0])
     let attempts = Attempts()
-    let outcome = await Result { try await rig.retrying.retrying(RetryRequest(method: "POST")) { try attempts.fail() } }
+    let outcome = await Self.run(on: rig.clock) {
+      try await rig.retrying.retrying(RetryRequest(method: "POST")) { try attempts.fail() }
+    }
     let count = attempts.count.withLock { $0 }
     #expect(
       outcome.failure as? CatalogError == .server(status: 503) && count == 1,
@@ -182,7 +213,7 @@ struct RetryingTests {
     let rig = Rig([.success(firstPage)], random: [0])
     let attempts = Attempts()
     let request = RetryRequest(method: "POST", idempotencyKey: "7d5d1c1e")
-    let outcome = await Result { try await rig.retrying.retrying(request) { try attempts.fail() } }
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.retrying(request) { try attempts.fail() } }
     let count = attempts.count.withLock { $0 }
     #expect(
       outcome.failure as? CatalogError == .server(status: 503) && count == 4,
