@@ -56,9 +56,12 @@ struct AppDependenciesTests {
     let dependencies = try #require(
       try? built.get(), guide.task(8, "live(…) should build the app, got \(built)", blaming: built))
     let read = Task { try await dependencies.productRepository.products(policy: .networkOnly) }
-    while await clock.waitForSleepers(count: 1, whileRunning: read) {
+    // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
+    for _ in 1...20 {
+      guard await clock.waitForSleepers(count: 1, whileRunning: read) else { break }
       clock.advance(by: .seconds(10))
     }
+    read.cancel()
     let outcome = await read.result
     #expect(
       (try? outcome.get().value.count) == 30 && api.requests.count == 2 && api.sharedSessionRequests.isEmpty,

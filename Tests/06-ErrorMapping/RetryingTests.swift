@@ -126,9 +126,12 @@ struct RetryingTests {
       budget: .seconds(3))
     let rig = Rig([.failure(.timedOut)], policy: policy, random: [0.99])
     let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
-    while await rig.clock.waitForSleepers(count: 1, whileRunning: read) {
+    // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
+    for _ in 1...20 {
+      guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
       rig.clock.advance(by: .seconds(4))
     }
+    read.cancel()
     let outcome = await read.result
     #expect(
       outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 3,
