@@ -108,7 +108,8 @@ enum CatalogErrorMapper {
   ///   - body: The response body.
   ///   - contentType: The `Content-Type` header, if any.
   static func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
-    guard let first = body.first(where: { !Character(UnicodeScalar($0)).isWhitespace }) else {
+    // JSON's whitespace: space, tab, line feed, carriage return.
+    guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
       return .invalidData("the body is empty where JSON was promised")
     }
     let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
