@@ -1,0 +1,7 @@
+import Testing
+
+#if SOLUTION
+  @testable import Solution07
+#else
+  @testable import Lesson07
+#endif
