@@ -23,6 +23,8 @@ struct Endpoint: Sendable, Hashable {
   var queryItems: [URLQueryItem] = []
   /// A JSON body, for writes.
   var body: Data?
+  /// Stage 07: extra header fields, such as `Idempotency-Key`.
+  var headers: [String: String] = [:]
 
   /// Builds the request against `baseURL`, keeping any path the base URL has.
   ///
@@ -44,6 +46,7 @@ struct Endpoint: Sendable, Hashable {
       request.httpBody = body
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }  // Stage 07
     return request
   }
 }

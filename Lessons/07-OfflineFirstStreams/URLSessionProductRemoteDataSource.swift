@@ -23,7 +23,9 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   }
 
   /// Sends the endpoint's request, checks the response, and decodes the body.
-  private func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
+  ///
+  /// Stage 07: not private, so URLSessionProductRemoteDataSource+Sync.swift sends writes with it.
+  func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
     let request = try endpoint.urlRequest(baseURL: baseURL)
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
@@ -38,8 +40,8 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   }
 
   /// Stage 06: runs `work` and maps whatever it throws. A task cancelled while
-  /// its request failed is cancelled, whatever the failure was.
-  private func mappingErrors<Value>(_ work: () async throws -> Value) async throws -> Value {
+  /// its request failed is cancelled, whatever the failure was. Stage 07: not private.
+  func mappingErrors<Value>(_ work: () async throws -> Value) async throws -> Value {
     do {
       return try await work()
     } catch {

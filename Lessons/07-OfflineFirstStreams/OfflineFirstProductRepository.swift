@@ -1,0 +1,79 @@
+import Foundation
+
+/// The offline-first repository: screens read the store and only the store;
+/// the network fills the store, and the user's changes land in it first.
+///
+/// - `observe()` streams the list now and after every change.
+/// - `refresh()` and `loadNextPage()` write the catalog's pages through the store.
+/// - `add(_:)`, `update(_:)` and `delete(id:)` change the store and queue the
+///   change in the outbox, online or not; `ProductSyncEngine` sends it later.
+struct OfflineFirstProductRepository: Sendable {
+  /// How many products a page holds.
+  static let pageSize = 30
+
+  let store: OfflineProductStore
+  let remote: any ProductRemoteDataSource
+  /// The wall-clock time of the user's changes.
+  let now: @Sendable () -> Date
+
+  /// The product list now, and then after every committed change.
+  ///
+  /// - Throws: `CatalogError.storage` when the store can't be read.
+  func observe() async throws -> AsyncStream<[Product]> {
+    try await storing { try await store.observe() }
+  }
+
+  // MARK: Task 2: observe the store
+
+  /// Fetches the first page and writes it through the store; observers see it.
+  ///
+  /// - Throws: `CatalogError`, or `CancellationError`.
+  func refresh() async throws {
+    let page = try await remote.products(limit: Self.pageSize, skip: 0)
+    try await storing { try await store.savePage(page) }
+  }
+
+  // MARK: Task 3: page through the store
+
+  /// Fetches the page after the last one loaded and writes it through the store.
+  ///
+  /// - Returns: `false`, without asking the network, when the store already holds the whole catalog.
+  /// - Throws: `CatalogError`, or `CancellationError`.
+  @discardableResult
+  func loadNextPage() async throws -> Bool {
+    let (nextSkip, total) = try await storing { try await store.paging() }
+    if let total, nextSkip >= total { return false }
+    let page = try await remote.products(limit: Self.pageSize, skip: nextSkip)
+    try await storing { try await store.savePage(page) }
+    return true
+  }
+
+  // MARK: Task 4: write locally with an outbox (finished: the store does the work)
+
+  /// Adds a product on the device and queues it for the catalog.
+  ///
+  /// - Returns: The product as stored, with a temporary negative id until the catalog assigns one.
+  @discardableResult
+  func add(_ product: Product) async throws -> Product? {
+    try await storing { try await store.record(.add(product), editedAt: now()) }
+  }
+
+  /// Changes a product on the device and queues the change.
+  func update(_ product: Product) async throws {
+    try await storing { _ = try await store.record(.update(product), editedAt: now()) }
+  }
+
+  /// Deletes a product on the device and queues the delete.
+  func delete(id: Int) async throws {
+    try await storing { _ = try await store.record(.delete(id: id), editedAt: now()) }
+  }
+
+  /// Runs a store operation, mapping a storage failure to `CatalogError` (stage 06).
+  private func storing<Value>(_ operation: () async throws -> Value) async throws -> Value {
+    do {
+      return try await operation()
+    } catch {
+      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A change the user made on the device.
+enum ProductChange: Sendable, Hashable {
+  /// A new product; the store gives it a temporary negative id until the catalog assigns one.
+  case add(Product)
+  /// New values for a product that exists.
+  case update(Product)
+  /// The product with this id goes away.
+  case delete(id: Int)
+}
+
+/// One row of the outbox: a change waiting to reach the catalog.
+struct OutboxEntry: Sendable, Hashable {
+  enum Kind: String, Sendable {
+    case add, update, delete
+  }
+
+  /// Where the entry waits.
+  enum State: Sendable, Hashable {
+    /// It will be sent, after every entry before it.
+    case pending
+    /// The catalog refused it for good; `reason` says why. It is never sent again by itself.
+    case setAside(reason: String)
+  }
+
+  /// The order the changes were made in: the order they are sent in.
+  var sequence: Int
+  /// Sent as the `Idempotency-Key` header on every attempt, so the catalog applies the change once.
+  var idempotencyKey: String
+  var kind: Kind
+  /// The product's id; a temporary negative one for a product added on the device.
+  var productID: Int
+  /// The JSON body to send, as it was written when the change was made; `nil` for a delete.
+  var body: Data?
+  /// When the user made the change (the injected `now`), for `ConflictPolicy.newestUpdatedAtWins`.
+  var editedAt: Date
+  var state: State
+
+  /// The HTTP method the entry is sent with.
+  var method: String {
+    switch kind {
+    case .add: "POST"
+    case .update: "PUT"
+    case .delete: "DELETE"
+    }
+  }
+}
+
+/// A product as a write's JSON body: the Catalog API's field names, without the id.
+struct ProductWriteBody: Encodable {
+  struct Meta: Encodable {
+    let updatedAt: String
+  }
+
+  let title: String
+  let description: String
+  let category: String
+  let price: Decimal
+  let discountPercentage: Double
+  let rating: Double
+  let stock: Int
+  let brand: String?
+  let thumbnail: String?
+  let meta: Meta
+
+  init(_ product: Product) {
+    title = product.title
+    description = product.description
+    category = product.category
+    price = product.price
+    discountPercentage = product.discountPercentage
+    rating = product.rating
+    stock = product.stock
+    brand = product.brand
+    thumbnail = product.thumbnail?.absoluteString
+    meta = Meta(updatedAt: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(product.updatedAt))
+  }
+
+  /// The body's bytes; sorted keys, so the same product always gives the same bytes.
+  static func data(for product: Product) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(ProductWriteBody(product))
+  }
+}

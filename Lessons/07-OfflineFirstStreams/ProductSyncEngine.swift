@@ -1,0 +1,132 @@
+import Foundation
+
+/// Sends the outbox to the catalog, oldest change first, whenever the device is online.
+///
+/// - Every attempt of an entry carries the entry's idempotency key, so a write
+///   whose answer was lost, and which is sent again, is applied once.
+/// - A transient failure is retried with stage 06's `RetryPolicy`; when the
+///   retries run out, the sync stops and the entry stays first in line.
+/// - A write the catalog refuses for good (a 4xx) is set aside with its error,
+///   and the entries behind it go on.
+/// - A conflict (409) is resolved by `conflictPolicy`, and listed in `conflicts`.
+/// - Everything it knows waits in the database, so a new engine after a restart
+///   picks up where the last one stopped.
+actor ProductSyncEngine {
+  private let store: OfflineProductStore
+  private let remote: any ProductSyncRemoteDataSource
+  private let retrying: RetryingProductRemoteDataSource
+  let conflictPolicy: ConflictPolicy
+  /// The status screens observe; the stream finishes when `run(connectivity:)` returns.
+  let status = ProductBroadcast<SyncStatus>(.idle)
+  /// The conflicts met so far, oldest first.
+  private(set) var conflicts: [ConflictResolution] = []
+
+  /// - Parameters:
+  ///   - store: The outbox and the products.
+  ///   - remote: The catalog.
+  ///   - retryPolicy: When to send a failed write again.
+  ///   - clock: What the retries' waits sleep on: `ContinuousClock()` in the app, a `TestClock` in tests.
+  ///   - random: The jitter source: `{ Double.random(in: 0..<1) }` in the app.
+  ///   - conflictPolicy: Who wins a conflict.
+  init(
+    store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, retryPolicy: RetryPolicy = .standard,
+    clock: any Clock<Duration>, random: @escaping @Sendable () -> Double,
+    conflictPolicy: ConflictPolicy = .serverWins
+  ) {
+    self.store = store
+    self.remote = remote
+    self.retrying = RetryingProductRemoteDataSource(wrapping: remote, policy: retryPolicy, clock: clock, random: random)
+    self.conflictPolicy = conflictPolicy
+  }
+
+  /// The sync status now, and then every change of it.
+  func statuses() -> AsyncStream<SyncStatus> { status.subscribe() }
+
+  // MARK: Task 5: replay the outbox in order
+
+  /// Sends every pending entry, oldest first, until none is left.
+  ///
+  /// - Throws: The `CatalogError` that stopped it: a transient failure after its
+  ///   retries, or a storage failure. The entry stays first in line.
+  ///   `CancellationError` when cancelled.
+  func syncNow() async throws {
+    while let entry = try await store.nextPending() {
+      do {
+        let answer = try await send(entry, idempotencyKey: entry.idempotencyKey)
+        try await store.complete(entry, answer: answer)
+      } catch let error as CatalogError where !error.isRetryable {
+        try await settle(entry, refusedWith: error)
+      }
+    }
+  }
+
+  /// One entry, through stage 06's retries, with the same key on every attempt.
+  private func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+    try await retrying.retrying(RetryRequest(method: entry.method, idempotencyKey: idempotencyKey)) {
+      try await self.remote.send(entry, idempotencyKey: idempotencyKey)
+    }
+  }
+
+  /// What happens to an entry the catalog refused: a conflict is resolved, a
+  /// delete of what is already gone is done, anything else is set aside.
+  private func settle(_ entry: OutboxEntry, refusedWith error: CatalogError) async throws {
+    switch error {
+    case .rejected(status: 409):
+      do {
+        try await resolveConflict(entry)
+      } catch let error as CatalogError where !error.isRetryable {
+        try await store.setAside(entry, reason: "\(error)")
+      }
+    case .notFound where entry.kind == .delete:
+      try await store.complete(entry, answer: nil)
+    default:
+      try await store.setAside(entry, reason: "\(error)")
+    }
+  }
+
+  // MARK: Task 6: resolve conflicts
+
+  /// Reads the catalog's copy and lets `conflictPolicy` pick the copy that stands.
+  ///
+  /// The client's copy is sent again with a key of its own (the entry's key and
+  /// `-override`), since the catalog answered the entry's key already.
+  private func resolveConflict(_ entry: OutboxEntry) async throws {
+    let server = try await retrying.retrying(.get) { try await self.remote.product(id: entry.productID) }
+    let winner = conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
+    switch winner {
+    case .server:
+      try await store.acceptServerCopy(server, for: entry)
+    case .client:
+      let answer = try await send(entry, idempotencyKey: entry.idempotencyKey + "-override")
+      try await store.complete(entry, answer: answer)
+    }
+    conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))
+  }
+
+  // MARK: Task 7: publish the sync status
+
+  /// Follows connectivity: offline, it says so; online, it syncs. Returns when
+  /// `connectivity` finishes, and then finishes the status stream.
+  ///
+  /// - Parameter connectivity: `true` when the device is online; from a connectivity service.
+  func run(connectivity: AsyncStream<Bool>) async throws {
+    defer { status.finish() }
+    try await follow(connectivity)
+  }
+
+  private func follow(_ connectivity: AsyncStream<Bool>) async throws {
+    for await online in connectivity {
+      guard online else {
+        status.publish(.offline)
+        continue
+      }
+      status.publish(.syncing(pending: try await store.pendingCount()))
+      do {
+        try await syncNow()
+        status.publish(.idle)
+      } catch let error as CatalogError {
+        status.publish(.failed(lastError: error))
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution07
+#else
+  @testable import Lesson07
+#endif
+
+/// Task 1: one value, any number of subscribers, every change, no repeats.
+@Suite(.timeLimit(.minutes(1)))
+struct BroadcastTests {
+  @Test func aNewSubscriberGetsTheCurrentValueFirst() async {
+    let broadcast = ProductBroadcast<Int>(1)
+    var values = broadcast.subscribe().makeAsyncIterator()
+    broadcast.publish(2)
+    broadcast.finish()
+    let first = await values.next()
+    let second = await values.next()
+    #expect(
+      first == 1 && second == 2,
+      guide.task(1, "expected the current value 1 first, then 2, got \(String(describing: first)), \(String(describing: second))"))
+  }
+
+  @Test func twoSubscribersBothSeeEveryChangeInOrder() async {
+    let broadcast = ProductBroadcast<Int>(0)
+    let streams = [broadcast.subscribe(), broadcast.subscribe()]
+    for value in 1...5 { broadcast.publish(value) }
+    broadcast.finish()
+    for (index, stream) in streams.enumerated() {
+      var seen: [Int] = []
+      for await value in stream { seen.append(value) }
+      #expect(
+        seen == [0, 1, 2, 3, 4, 5],
+        guide.task(1, "expected subscriber \(index + 1) to get [0, 1, 2, 3, 4, 5] and then the end, got \(seen)"))
+    }
+  }
+
+  @Test func aValueEqualToTheCurrentOneIsNotSentAgain() async {
+    let broadcast = ProductBroadcast<Int>(1)
+    let stream = broadcast.subscribe()
+    for value in [1, 2, 2, 3, 3, 3, 1] { broadcast.publish(value) }
+    broadcast.finish()
+    var seen: [Int] = []
+    for await value in stream { seen.append(value) }
+    #expect(seen == [1, 2, 3, 1], guide.task(1, "expected [1, 2, 3, 1]: no value twice in a row, got \(seen)"))
+  }
+
+  @Test func aSubscriberWithoutAValueYetWaitsForTheFirst() async {
+    let broadcast = ProductBroadcast<Int>()
+    let stream = broadcast.subscribe()
+    broadcast.publish(4)
+    broadcast.finish()
+    var seen: [Int] = []
+    for await value in stream { seen.append(value) }
+    #expect(seen == [4], guide.task(1, "expected a broadcast made without a value to start with the first one published, [4], got \(seen)"))
+  }
+
+  @Test func aSubscriberThatStopsIsRemoved() async {
+    let broadcast = ProductBroadcast<Int>(0)
+    // Only the reader holds its stream, so leaving the loop ends the stream.
+    let reader = { (leaving: AsyncStream<Int>) in
+      Task {
+        for await value in leaving where value == 2 { return true }
+        return false
+      }
+    }(broadcast.subscribe())
+    let kept = broadcast.subscribe()
+    let before = broadcast.subscriberCount
+    for value in 1...3 { broadcast.publish(value) }
+    let sawTwo = await reader.value
+    broadcast.publish(4)  // Past the stopped subscriber: yielding to it finds it gone.
+    #expect(
+      before == 2 && sawTwo && broadcast.subscriberCount == 1,
+      guide.task(
+        1,
+        "expected 2 subscribers, then 1 after one left its loop (onTermination removes it), got \(before), then \(broadcast.subscriberCount)"
+      ))
+    broadcast.finish()
+    var seen: [Int] = []
+    for await value in kept { seen.append(value) }
+    #expect(seen == [0, 1, 2, 3, 4], guide.task(1, "expected the other subscriber to keep every value, got \(seen)"))
+  }
+
+  @Test func aCancelledSubscriberIsRemoved() async {
+    let broadcast = ProductBroadcast<Int>(0)
+    let started = AsyncStream.makeStream(of: Void.self)
+    let reader = Task {
+      var values = broadcast.subscribe().makeAsyncIterator()
+      _ = await values.next()
+      started.continuation.yield()
+      return await values.next()
+    }
+    for await _ in started.stream { break }
+    reader.cancel()
+    let last = await reader.value
+    #expect(
+      last == nil && broadcast.subscriberCount == 0,
+      guide.task(
+        1,
+        "expected a cancelled subscriber's stream to end and the subscriber to be removed, got \(String(describing: last)) and \(broadcast.subscriberCount) subscribers"
+      ))
+  }
+
+  @Test func finishEndsEveryStreamAndLaterSubscribersGetAFinishedOne() async {
+    let broadcast = ProductBroadcast<Int>(1)
+    let early = broadcast.subscribe()
+    broadcast.finish()
+    var seen: [Int] = []
+    for await value in early { seen.append(value) }
+    var late: [Int] = []
+    for await value in broadcast.subscribe() { late.append(value) }
+    #expect(
+      seen == [1] && late.isEmpty && broadcast.subscriberCount == 0,
+      guide.task(1, "expected finish() to end the stream after [1] and a later subscriber to get nothing, got \(seen) and \(late)"))
+  }
+
+  /// The doc promises every change to every subscriber (an unbounded buffer each).
+  @Test func aHundredSubscribersGetAThousandChangesEach() async {
+    let broadcast = ProductBroadcast<Int>(0)
+    let readers = (0..<100).map { _ in
+      let stream = broadcast.subscribe()
+      return Task {
+        var count = 0
+        var inOrder = true
+        var last = -1
+        for await value in stream {
+          inOrder = inOrder && value == last + 1
+          last = value
+          count += 1
+        }
+        return (count, inOrder)
+      }
+    }
+    for value in 1...1_000 { broadcast.publish(value) }
+    broadcast.finish()
+    var short: [Int] = []
+    for reader in readers {
+      let (count, inOrder) = await reader.value
+      if count != 1_001 || !inOrder { short.append(count) }
+    }
+    #expect(
+      short.isEmpty,
+      guide.task(1, "expected each of 100 subscribers to get all 1,001 values in order, \(short.count) did not (counts \(short.prefix(5)))"))
+  }
+}

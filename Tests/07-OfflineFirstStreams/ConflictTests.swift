@@ -1,0 +1,108 @@
+import CourseFixtures
+import FakeCatalog
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution07
+#else
+  @testable import Lesson07
+#endif
+
+/// `ConflictPolicy.winner` as a throwing function value, so a test calls it with
+/// `try` whether or not the learner's version still throws.
+func winner(_ policy: ConflictPolicy, local: Date, server: Date) throws -> ConflictWinner {
+  let decide: (ConflictPolicy) -> (Date, Date) throws -> ConflictWinner =
+    ConflictPolicy.winner(localEditedAt:serverUpdatedAt:)
+  return try decide(policy)(local, server)
+}
+
+/// Task 6: a conflict ends by an explicit policy, and the outcome is visible.
+@Suite(.timeLimit(.minutes(1)))
+struct ConflictTests {
+  static let earlier = Date(timeIntervalSince1970: 1_700_000_000)
+  static let later = Date(timeIntervalSince1970: 1_800_000_000)
+
+  static let table: [(ConflictPolicy, Date, Date, ConflictWinner)] = [
+    (.serverWins, later, earlier, .server),
+    (.clientWins, earlier, later, .client),
+    (.newestUpdatedAtWins, later, earlier, .client),
+    (.newestUpdatedAtWins, earlier, later, .server),
+    (.newestUpdatedAtWins, earlier, earlier, .server),
+  ]
+
+  @Test(arguments: table)
+  func thePolicyPicksTheWinner(policy: ConflictPolicy, local: Date, server: Date, expected: ConflictWinner) {
+    let outcome = Result { try winner(policy, local: local, server: server) }
+    #expect(
+      (try? outcome.get()) == expected,
+      guide.task(6, "expected \(policy) with the edit at \(local) and the catalog's copy at \(server) to pick \(expected), got \(outcome)", blaming: outcome))
+  }
+
+  /// The store holds page one; the user edits product 1; the catalog will answer the edit with 409 once.
+  private func conflictingEdit(_ policy: ConflictPolicy, serverUpdatedAt: String? = nil) async throws -> Harness? {
+    let harness = try Harness(conflictPolicy: policy)
+    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return nil }
+    if let serverUpdatedAt {
+      var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
+      request.httpMethod = "PATCH"
+      request.httpBody = Data(#"{"title": "Theirs", "meta": {"updatedAt": "\#(serverUpdatedAt)"}}"#.utf8)
+      _ = try await harness.api.session.data(for: request)
+    }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", { try await harness.repository.update(edited) }) != nil else { return nil }
+    harness.api.inject(.status(409, message: "Changed since you read it"), on: .update, times: 1)
+    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return nil }
+    return harness
+  }
+
+  private func titles(_ harness: Harness) async throws -> (local: String?, server: String?) {
+    let local = try await harness.store.product(id: 1)?.title
+    let server = harness.api.products.first { $0["id"] == .number(1) }?["title"]?.stringValue
+    return (local, server)
+  }
+
+  @Test func serverWinsKeepsTheCatalogsCopy() async throws {
+    guard let harness = try await conflictingEdit(.serverWins) else { return }
+    let (local, server) = try await titles(harness)
+    let conflicts = await harness.engine.conflicts
+    #expect(
+      local == server && local == realProducts.first?.title,
+      guide.task(6, "expected the catalog's title on the device, got \(local ?? "none") here and \(server ?? "none") there"))
+    #expect(
+      conflicts == [ConflictResolution(productID: 1, policy: .serverWins, winner: .server)],
+      guide.task(6, "expected the conflict listed with the server as winner, got \(conflicts)"))
+  }
+
+  @Test func clientWinsSendsTheEditAgain() async throws {
+    guard let harness = try await conflictingEdit(.clientWins) else { return }
+    let (local, server) = try await titles(harness)
+    let keys = harness.api.requests.filter { $0.method == "PUT" }.compactMap { $0.header("Idempotency-Key") }
+    #expect(
+      local == "Mine" && server == "Mine",
+      guide.task(6, "expected \"Mine\" on the device and in the catalog, got \(local ?? "none") and \(server ?? "none")"))
+    #expect(
+      keys.count == 2 && keys.first.map { keys.last == $0 + "-override" } == true,
+      guide.task(6, "expected the edit sent again with the key plus \"-override\", got keys \(keys)"))
+    let conflicts = await harness.engine.conflicts
+    #expect(conflicts.map(\.winner) == [.client], guide.task(6, "expected one conflict won by the client, got \(conflicts)"))
+  }
+
+  @Test func newestUpdatedAtWinsTakesTheLaterCopy() async throws {
+    // The edit is made at 2026-01-01; the catalog's copy was changed in 2027.
+    guard let newer = try await conflictingEdit(.newestUpdatedAtWins, serverUpdatedAt: "2027-03-01T10:00:00.000Z"),
+      let older = try await conflictingEdit(.newestUpdatedAtWins)
+    else { return }
+    let (newerLocal, _) = try await titles(newer)
+    let (_, olderServer) = try await titles(older)
+    #expect(
+      newerLocal == "Theirs" && olderServer == "Mine",
+      guide.task(6, "expected the 2027 catalog copy to beat the edit, and the edit to beat the 2025 copy, got \(newerLocal ?? "none") and \(olderServer ?? "none")"))
+  }
+}
