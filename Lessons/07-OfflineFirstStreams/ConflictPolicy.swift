@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// Who wins when the catalog's copy changed after the user's edit (the catalog answered 409).
 enum ConflictPolicy: Sendable, Hashable {
@@ -16,12 +17,9 @@ enum ConflictPolicy: Sendable, Hashable {
   /// - Parameters:
   ///   - localEditedAt: When the user made the edit.
   ///   - serverUpdatedAt: The catalog's copy's `updatedAt`.
-  func winner(localEditedAt: Date, serverUpdatedAt: Date) -> ConflictWinner {
-    switch self {
-    case .serverWins: .server
-    case .clientWins: .client
-    case .newestUpdatedAtWins: localEditedAt > serverUpdatedAt ? .client : .server
-    }
+  func winner(localEditedAt: Date, serverUpdatedAt: Date) throws -> ConflictWinner {
+    // TODO: Task 6. One case per policy; a tie goes to the catalog.
+    throw NotDoneYet("Task 6", in: "Docs/07-OfflineFirstStreams.md", "return .server or .client as the policy says")
   }
 }
 

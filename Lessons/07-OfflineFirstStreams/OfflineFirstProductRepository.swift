@@ -1,4 +1,6 @@
+import CourseSQLite
 import Foundation
+import LessonSupport
 
 /// The offline-first repository: screens read the store and only the store;
 /// the network fills the store, and the user's changes land in it first.
@@ -29,8 +31,10 @@ struct OfflineFirstProductRepository: Sendable {
   ///
   /// - Throws: `CatalogError`, or `CancellationError`.
   func refresh() async throws {
-    let page = try await remote.products(limit: Self.pageSize, skip: 0)
-    try await storing { try await store.savePage(page) }
+    // TODO: Task 2. Fetch the first page and save it through the store.
+    throw NotDoneYet(
+      "Task 2", in: "Docs/07-OfflineFirstStreams.md",
+      "fetch remote.products(limit: Self.pageSize, skip: 0) and store.savePage(_:) it")
   }
 
   // MARK: Task 3: page through the store
@@ -41,11 +45,10 @@ struct OfflineFirstProductRepository: Sendable {
   /// - Throws: `CatalogError`, or `CancellationError`.
   @discardableResult
   func loadNextPage() async throws -> Bool {
-    let (nextSkip, total) = try await storing { try await store.paging() }
-    if let total, nextSkip >= total { return false }
-    let page = try await remote.products(limit: Self.pageSize, skip: nextSkip)
-    try await storing { try await store.savePage(page) }
-    return true
+    // TODO: Task 3. Start at store.paging()'s nextSkip; stop at its total.
+    throw NotDoneYet(
+      "Task 3", in: "Docs/07-OfflineFirstStreams.md",
+      "fetch the page at store.paging().nextSkip and save it, or return false at the end")
   }
 
   // MARK: Task 4: write locally with an outbox (finished: the store does the work)
@@ -72,7 +75,7 @@ struct OfflineFirstProductRepository: Sendable {
   private func storing<Value>(_ operation: () async throws -> Value) async throws -> Value {
     do {
       return try await operation()
-    } catch {
+    } catch  where error is SQLiteError || error is LocalDataSourceError {
       throw try CatalogErrorMapper.catalogError(from: error, now: now())
     }
   }

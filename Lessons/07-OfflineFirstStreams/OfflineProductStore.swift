@@ -1,5 +1,6 @@
 import CourseSQLite
 import Foundation
+import LessonSupport
 
 /// The source of truth of stage 07: the products on the device, the changes
 /// waiting to reach the catalog (the outbox), and how far the catalog was paged.
@@ -59,17 +60,18 @@ actor OfflineProductStore {
 
   /// The product list now, and then after every committed change.
   func observe() throws -> AsyncStream<[Product]> {
-    if changes.current == nil { changes.publish(try products()) }
-    return changes.subscribe()
+    // TODO: Task 2. Publish the stored list when `changes` has none yet, then subscribe.
+    throw NotDoneYet(
+      "Task 2", in: "Docs/07-OfflineFirstStreams.md",
+      "publish products() to changes if it has no value, then return changes.subscribe()")
   }
 
   /// Runs `body` in one transaction; once it commits, observers get the new list.
   ///
   /// When `body` throws, nothing it wrote stays and observers hear nothing.
   func commit<Result>(_ body: () throws -> Result) throws -> Result {
-    let result = try database.transaction(body)
-    changes.publish(try products())
-    return result
+    // TODO: Task 2. Once the transaction commits, publish the new list to `changes`.
+    try database.transaction(body)
   }
 
   // MARK: Pages from the catalog (finished)
@@ -119,36 +121,10 @@ actor OfflineProductStore {
   /// - Returns: The product as stored (an added one with its temporary negative id), or `nil` for a delete.
   @discardableResult
   func record(_ change: ProductChange, editedAt: Date) throws -> Product? {
-    try commit {
-      let stored: Product?
-      let kind: OutboxEntry.Kind
-      switch change {
-      case .add(let product):
-        let lowest = try database.prepare("SELECT min(0, coalesce(min(id), 0)) FROM products").query {
-          Int($0.int64(at: 0))
-        }
-        var added = product.withID((lowest.first ?? 0) - 1)
-        added.updatedAt = editedAt
-        try database.prepare(SQLiteProductLocalDataSource.upsert).run(ProductRow(added).values)
-        (stored, kind) = (added, .add)
-      case .update(var product):
-        product.updatedAt = editedAt
-        try database.prepare(SQLiteProductLocalDataSource.upsert).run(ProductRow(product).values)
-        (stored, kind) = (product, .update)
-      case .delete(let id):
-        try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(id))])
-        (stored, kind) = (nil, .delete)
-      }
-      let productID = stored?.id ?? change.productID
-      try database.prepare(
-        "INSERT INTO outbox (idempotency_key, kind, product_id, body, edited_at) VALUES (?, ?, ?, ?, ?)"
-      ).run([
-        .text(makeKey()), .text(kind.rawValue), .integer(Int64(productID)),
-        try stored.map { .blob(try ProductWriteBody.data(for: $0)) } ?? .null,
-        .real(editedAt.timeIntervalSinceReferenceDate),
-      ])
-      return stored
-    }
+    // TODO: Task 4. In one commit { }: change the products table (an add takes the next
+    // temporary negative id), then insert the outbox row with a key from makeKey().
+    throw NotDoneYet(
+      "Task 4", in: "Docs/07-OfflineFirstStreams.md", "write the product change and its outbox row in one commit { }")
   }
 
   // MARK: The outbox, as the sync engine reads it (finished)

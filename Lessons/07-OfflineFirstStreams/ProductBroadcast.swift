@@ -39,45 +39,21 @@ final class ProductBroadcast<Value: Sendable & Equatable>: Sendable {
   ///
   /// After `finish()`, the stream is already finished.
   func subscribe() -> AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .unbounded)
-    let id = state.withLock { state in
-      state.nextID += 1
-      return state.nextID
-    }
-    // Set before the continuation is shared: a stream that ends at once still removes itself.
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-    }
-    let isOpen = state.withLock { state in
-      guard !state.isFinished else { return false }
-      if let current = state.current { continuation.yield(current) }
-      state.subscribers[id] = continuation
-      return true
-    }
-    if !isOpen { continuation.finish() }
+    // TODO: Task 1. Make the stream with AsyncStream.makeStream(of:bufferingPolicy:), set
+    // onTermination to remove the subscriber, yield the current value, and keep the continuation.
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+    continuation.finish()
     return stream
   }
 
   /// Sends `value` to every subscriber, unless it equals the current value.
   func publish(_ value: Value) {
-    state.withLock { state in
-      guard !state.isFinished, state.current != value else { return }
-      state.current = value
-      // Under the lock, so two publishers' values reach every subscriber in the same order.
-      for (id, continuation) in state.subscribers {
-        if case .terminated = continuation.yield(value) { state.subscribers[id] = nil }
-      }
-    }
+    // TODO: Task 1. Keep `value` as the current value and yield it to every subscriber,
+    // unless it equals the current value.
   }
 
   /// Finishes every subscriber's stream; later subscribers get a finished stream.
   func finish() {
-    let continuations = state.withLock { state in
-      state.isFinished = true
-      defer { state.subscribers.removeAll() }
-      return Array(state.subscribers.values)
-    }
-    // Outside the lock: finishing runs `onTermination`, which takes the lock.
-    for continuation in continuations { continuation.finish() }
+    // TODO: Task 1. Finish every subscriber's stream, outside the lock.
   }
 }

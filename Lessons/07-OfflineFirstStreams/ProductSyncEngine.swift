@@ -1,4 +1,5 @@
 import Foundation
+import LessonSupport
 
 /// Sends the outbox to the catalog, oldest change first, whenever the device is online.
 ///
@@ -50,14 +51,10 @@ actor ProductSyncEngine {
   ///   retries, or a storage failure. The entry stays first in line.
   ///   `CancellationError` when cancelled.
   func syncNow() async throws {
-    while let entry = try await store.nextPending() {
-      do {
-        let answer = try await send(entry, idempotencyKey: entry.idempotencyKey)
-        try await store.complete(entry, answer: answer)
-      } catch let error as CatalogError where !error.isRetryable {
-        try await settle(entry, refusedWith: error)
-      }
-    }
+    // TODO: Task 5. While store.nextPending() finds an entry: send it, then store.complete it;
+    // a refusal that retrying can't help goes to settle(_:refusedWith:).
+    throw NotDoneYet(
+      "Task 5", in: "Docs/07-OfflineFirstStreams.md", "send each pending entry in order with its idempotency key")
   }
 
   /// One entry, through stage 06's retries, with the same key on every attempt.
@@ -70,18 +67,11 @@ actor ProductSyncEngine {
   /// What happens to an entry the catalog refused: a conflict is resolved, a
   /// delete of what is already gone is done, anything else is set aside.
   private func settle(_ entry: OutboxEntry, refusedWith error: CatalogError) async throws {
-    switch error {
-    case .rejected(status: 409):
-      do {
-        try await resolveConflict(entry)
-      } catch let error as CatalogError where !error.isRetryable {
-        try await store.setAside(entry, reason: "\(error)")
-      }
-    case .notFound where entry.kind == .delete:
-      try await store.complete(entry, answer: nil)
-    default:
-      try await store.setAside(entry, reason: "\(error)")
-    }
+    // TODO: Task 5. A 409 goes to resolveConflict(_:); a delete answered .notFound is done;
+    // anything else is set aside with its error.
+    throw NotDoneYet(
+      "Task 5", in: "Docs/07-OfflineFirstStreams.md",
+      "resolve a 409, complete a delete of what is gone, set aside the rest")
   }
 
   // MARK: Task 6: resolve conflicts
@@ -92,7 +82,7 @@ actor ProductSyncEngine {
   /// `-override`), since the catalog answered the entry's key already.
   private func resolveConflict(_ entry: OutboxEntry) async throws {
     let server = try await retrying.retrying(.get) { try await self.remote.product(id: entry.productID) }
-    let winner = conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
+    let winner = try conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
     switch winner {
     case .server:
       try await store.acceptServerCopy(server, for: entry)
@@ -115,18 +105,8 @@ actor ProductSyncEngine {
   }
 
   private func follow(_ connectivity: AsyncStream<Bool>) async throws {
-    for await online in connectivity {
-      guard online else {
-        status.publish(.offline)
-        continue
-      }
-      status.publish(.syncing(pending: try await store.pendingCount()))
-      do {
-        try await syncNow()
-        status.publish(.idle)
-      } catch let error as CatalogError {
-        status.publish(.failed(lastError: error))
-      }
-    }
+    // TODO: Task 7. For each value: offline publishes .offline; online publishes
+    // .syncing(pending:), runs syncNow(), then publishes .idle or .failed(lastError:).
+    throw NotDoneYet("Task 7", in: "Docs/07-OfflineFirstStreams.md", "follow connectivity and publish each SyncStatus")
   }
 }

@@ -1,3 +1,4 @@
+import CourseSQLite
 import Foundation
 
 /// The offline-first repository: screens read the store and only the store;
@@ -72,7 +73,7 @@ struct OfflineFirstProductRepository: Sendable {
   private func storing<Value>(_ operation: () async throws -> Value) async throws -> Value {
     do {
       return try await operation()
-    } catch {
+    } catch  where error is SQLiteError || error is LocalDataSourceError {
       throw try CatalogErrorMapper.catalogError(from: error, now: now())
     }
   }

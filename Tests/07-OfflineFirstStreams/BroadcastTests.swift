@@ -19,7 +19,9 @@ struct BroadcastTests {
     let second = await values.next()
     #expect(
       first == 1 && second == 2,
-      guide.task(1, "expected the current value 1 first, then 2, got \(String(describing: first)), \(String(describing: second))"))
+      guide.task(
+        1, "expected the current value 1 first, then 2, got \(String(describing: first)), \(String(describing: second))"
+      ))
   }
 
   @Test func twoSubscribersBothSeeEveryChangeInOrder() async {
@@ -53,7 +55,10 @@ struct BroadcastTests {
     broadcast.finish()
     var seen: [Int] = []
     for await value in stream { seen.append(value) }
-    #expect(seen == [4], guide.task(1, "expected a broadcast made without a value to start with the first one published, [4], got \(seen)"))
+    #expect(
+      seen == [4],
+      guide.task(1, "expected a broadcast made without a value to start with the first one published, [4], got \(seen)")
+    )
   }
 
   @Test func aSubscriberThatStopsIsRemoved() async {
@@ -112,7 +117,9 @@ struct BroadcastTests {
     for await value in broadcast.subscribe() { late.append(value) }
     #expect(
       seen == [1] && late.isEmpty && broadcast.subscriberCount == 0,
-      guide.task(1, "expected finish() to end the stream after [1] and a later subscriber to get nothing, got \(seen) and \(late)"))
+      guide.task(
+        1,
+        "expected finish() to end the stream after [1] and a later subscriber to get nothing, got \(seen) and \(late)"))
   }
 
   /// The doc promises every change to every subscriber (an unbounded buffer each).
@@ -141,6 +148,9 @@ struct BroadcastTests {
     }
     #expect(
       short.isEmpty,
-      guide.task(1, "expected each of 100 subscribers to get all 1,001 values in order, \(short.count) did not (counts \(short.prefix(5)))"))
+      guide.task(
+        1,
+        "expected each of 100 subscribers to get all 1,001 values in order, \(short.count) did not (counts \(short.prefix(5)))"
+      ))
   }
 }

@@ -1,12 +1,12 @@
 import CourseFixtures
 import FakeCatalog
 import Foundation
+import StageTesting
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import StageTesting
-import Testing
 
 #if SOLUTION
   @testable import Solution07
@@ -41,7 +41,10 @@ struct ConflictTests {
     let outcome = Result { try winner(policy, local: local, server: server) }
     #expect(
       (try? outcome.get()) == expected,
-      guide.task(6, "expected \(policy) with the edit at \(local) and the catalog's copy at \(server) to pick \(expected), got \(outcome)", blaming: outcome))
+      guide.task(
+        6,
+        "expected \(policy) with the edit at \(local) and the catalog's copy at \(server) to pick \(expected), got \(outcome)",
+        blaming: outcome))
   }
 
   /// The store holds page one; the user edits product 1; the catalog will answer the edit with 409 once.
@@ -62,7 +65,7 @@ struct ConflictTests {
     return harness
   }
 
-  private func titles(_ harness: Harness) async throws -> (local: String?, server: String?) {
+  private func product1Titles(_ harness: Harness) async throws -> (local: String?, server: String?) {
     let local = try await harness.store.product(id: 1)?.title
     let server = harness.api.products.first { $0["id"] == .number(1) }?["title"]?.stringValue
     return (local, server)
@@ -70,11 +73,12 @@ struct ConflictTests {
 
   @Test func serverWinsKeepsTheCatalogsCopy() async throws {
     guard let harness = try await conflictingEdit(.serverWins) else { return }
-    let (local, server) = try await titles(harness)
+    let (local, server) = try await product1Titles(harness)
     let conflicts = await harness.engine.conflicts
     #expect(
       local == server && local == realProducts.first?.title,
-      guide.task(6, "expected the catalog's title on the device, got \(local ?? "none") here and \(server ?? "none") there"))
+      guide.task(
+        6, "expected the catalog's title on the device, got \(local ?? "none") here and \(server ?? "none") there"))
     #expect(
       conflicts == [ConflictResolution(productID: 1, policy: .serverWins, winner: .server)],
       guide.task(6, "expected the conflict listed with the server as winner, got \(conflicts)"))
@@ -82,16 +86,18 @@ struct ConflictTests {
 
   @Test func clientWinsSendsTheEditAgain() async throws {
     guard let harness = try await conflictingEdit(.clientWins) else { return }
-    let (local, server) = try await titles(harness)
+    let (local, server) = try await product1Titles(harness)
     let keys = harness.api.requests.filter { $0.method == "PUT" }.compactMap { $0.header("Idempotency-Key") }
     #expect(
       local == "Mine" && server == "Mine",
-      guide.task(6, "expected \"Mine\" on the device and in the catalog, got \(local ?? "none") and \(server ?? "none")"))
+      guide.task(
+        6, "expected \"Mine\" on the device and in the catalog, got \(local ?? "none") and \(server ?? "none")"))
     #expect(
       keys.count == 2 && keys.first.map { keys.last == $0 + "-override" } == true,
       guide.task(6, "expected the edit sent again with the key plus \"-override\", got keys \(keys)"))
     let conflicts = await harness.engine.conflicts
-    #expect(conflicts.map(\.winner) == [.client], guide.task(6, "expected one conflict won by the client, got \(conflicts)"))
+    #expect(
+      conflicts.map(\.winner) == [.client], guide.task(6, "expected one conflict won by the client, got \(conflicts)"))
   }
 
   @Test func newestUpdatedAtWinsTakesTheLaterCopy() async throws {
@@ -99,10 +105,13 @@ struct ConflictTests {
     guard let newer = try await conflictingEdit(.newestUpdatedAtWins, serverUpdatedAt: "2027-03-01T10:00:00.000Z"),
       let older = try await conflictingEdit(.newestUpdatedAtWins)
     else { return }
-    let (newerLocal, _) = try await titles(newer)
-    let (_, olderServer) = try await titles(older)
+    let (newerLocal, _) = try await product1Titles(newer)
+    let (_, olderServer) = try await product1Titles(older)
     #expect(
       newerLocal == "Theirs" && olderServer == "Mine",
-      guide.task(6, "expected the 2027 catalog copy to beat the edit, and the edit to beat the 2025 copy, got \(newerLocal ?? "none") and \(olderServer ?? "none")"))
+      guide.task(
+        6,
+        "expected the 2027 catalog copy to beat the edit, and the edit to beat the 2025 copy, got \(newerLocal ?? "none") and \(olderServer ?? "none")"
+      ))
   }
 }

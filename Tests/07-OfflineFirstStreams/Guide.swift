@@ -143,11 +143,6 @@ func draft(title: String = "Kettle", stock: Int = 3) -> Product {
     discountPercentage: 0, rating: 4, stock: stock, brand: nil, thumbnail: nil, updatedAt: testDate)
 }
 
-/// The next value of a stream, or `nil` when it finished.
-func next<Value>(_ values: inout AsyncStream<Value>.Iterator) async -> Value? {
-  await values.next()
-}
-
 /// Titles in order, for short messages.
 func titles(_ products: [Product]?) -> String {
   guard let products else { return "a finished stream" }

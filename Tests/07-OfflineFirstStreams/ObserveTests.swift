@@ -20,6 +20,7 @@ struct ObserveTests {
     let cached = await values.next()
     #expect(cached == [], guide.task(2, "expected the empty store's list first, [], got \(titles(cached))"))
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }
+    await harness.store.changes.finish()  // What was published stays readable; a missing value reads as the end.
     let refreshed = await values.next()
     let expected = realProducts.prefix(30).sorted { ($0.updatedAt, $1.id) > ($1.updatedAt, $0.id) }
     #expect(
@@ -35,7 +36,11 @@ struct ObserveTests {
     else { return }
     var values = stream.makeAsyncIterator()
     let first = await values.next()
-    #expect(first?.count == 30, guide.task(2, "expected an observer that starts after a refresh to get the 30 stored products first, got \(titles(first))"))
+    #expect(
+      first?.count == 30,
+      guide.task(
+        2, "expected an observer that starts after a refresh to get the 30 stored products first, got \(titles(first))")
+    )
   }
 
   @Test func aFailedRefreshChangesNothing() async throws {
@@ -46,10 +51,13 @@ struct ObserveTests {
     let stored = try await harness.store.products()
     #expect(
       outcome.failure != nil && stored.isEmpty,
-      guide.task(2, "expected refresh() offline to throw and store nothing, got \(outcome) and \(stored.count) products", blaming: outcome))
+      guide.task(
+        2, "expected refresh() offline to throw and store nothing, got \(outcome) and \(stored.count) products",
+        blaming: outcome))
     #expect(
       outcome.failure as? CatalogError == .offline,
-      guide.task(2, "expected the domain error .offline from stage 06's remote source, got \(outcome)", blaming: outcome))
+      guide.task(
+        2, "expected the domain error .offline from stage 06's remote source, got \(outcome)", blaming: outcome))
   }
 
   @Test func aRefreshWritesThroughInOneTransaction() async throws {
@@ -62,6 +70,11 @@ struct ObserveTests {
     await harness.store.changes.finish()
     var seen: [Int] = []
     while let value = await values.next() { seen.append(value.count) }
-    #expect(seen == [30], guide.task(2, "expected one new value for the whole page (one transaction, published after it commits), got list sizes \(seen)"))
+    #expect(
+      seen == [30],
+      guide.task(
+        2,
+        "expected one new value for the whole page (one transaction, published after it commits), got list sizes \(seen)"
+      ))
   }
 }

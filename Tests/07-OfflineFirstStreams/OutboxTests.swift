@@ -30,11 +30,13 @@ struct OutboxTests {
     var edited = try #require(realProducts.first)
     edited.title = "Mascara, on sale"
     guard await attempt(4, "an update offline", { try await harness.repository.update(edited) }) != nil else { return }
+    await harness.store.changes.finish()  // What was published stays readable; a missing value reads as the end.
     let seen = await values.next()
     let shown = seen?.first { $0.id == edited.id }
     #expect(
       shown?.title == "Mascara, on sale" && shown?.updatedAt == testDate,
-      guide.task(4, "expected observers to see the new title at once, stamped with now, got \(String(describing: shown))"))
+      guide.task(
+        4, "expected observers to see the new title at once, stamped with now, got \(String(describing: shown))"))
     #expect(harness.writes.isEmpty, guide.task(4, "expected no request for a local write, got \(harness.writes)"))
   }
 
@@ -51,13 +53,15 @@ struct OutboxTests {
     let summary = outbox.map { "\($0.kind) \($0.productID)" }
     #expect(
       (added?.id ?? 0) < 0 && summary == ["add \(added?.id ?? 0)", "update 1", "delete 2"],
-      guide.task(4, "expected an add with a temporary negative id, then update 1, then delete 2 in the outbox, got \(summary)"))
+      guide.task(
+        4, "expected an add with a temporary negative id, then update 1, then delete 2 in the outbox, got \(summary)"))
     #expect(
       Set(outbox.map(\.idempotencyKey)).count == 3 && outbox.allSatisfy { $0.state == .pending },
       guide.task(4, "expected three pending entries with three different idempotency keys, got \(outbox)"))
     #expect(
       stored.contains { $0.title == "Kettle" } && !stored.contains { $0.id == 2 } && stored.count == 30,
-      guide.task(4, "expected the store to hold the kettle and not product 2 (30 products), got \(stored.count) products"))
+      guide.task(
+        4, "expected the store to hold the kettle and not product 2 (30 products), got \(stored.count) products"))
   }
 
   @Test func aFailureBetweenTheStoreAndTheOutboxLeavesNeither() async throws {
@@ -93,7 +97,8 @@ struct OutboxTests {
     let stored = try await harness.store.product(id: edited.id)
     #expect(
       stored?.title == "Mine",
-      guide.task(4, "expected a refresh to keep the user's waiting edit \"Mine\", got \(stored?.title ?? "no product")"))
+      guide.task(4, "expected a refresh to keep the user's waiting edit \"Mine\", got \(stored?.title ?? "no product")")
+    )
   }
 }
 

@@ -21,10 +21,14 @@ struct StatusTests {
     var seen = [await statuses.next()]
     connectivity.continuation.yield(false)
     seen.append(await statuses.next())
-    guard await attempt(4, "two local writes", { () async throws -> Void in
-      try await harness.repository.add(draft())
-      try await harness.repository.delete(id: 3)
-    }) != nil else {
+    guard
+      await attempt(
+        4, "two local writes",
+        { () async throws -> Void in
+          try await harness.repository.add(draft())
+          try await harness.repository.delete(id: 3)
+        }) != nil
+    else {
       connectivity.continuation.finish()
       return
     }
@@ -40,10 +44,16 @@ struct StatusTests {
       guide.task(7, "expected idle, offline, syncing(pending: 2), idle, got \(seen)", blaming: outcome))
     #expect(
       whileOffline.isEmpty && harness.writes == ["POST /products/add", "DELETE /products/3"],
-      guide.task(7, "expected nothing sent while offline and both writes once online, got \(whileOffline) then \(harness.writes)", blaming: outcome))
+      guide.task(
+        7,
+        "expected nothing sent while offline and both writes once online, got \(whileOffline) then \(harness.writes)",
+        blaming: outcome))
     #expect(
       end == nil && outcome.failure == nil,
-      guide.task(7, "expected run(connectivity:) to return when connectivity finishes and the status stream to end, got \(String(describing: end)) and \(outcome)", blaming: outcome))
+      guide.task(
+        7,
+        "expected run(connectivity:) to return when connectivity finishes and the status stream to end, got \(String(describing: end)) and \(outcome)",
+        blaming: outcome))
   }
 
   @Test func aSyncThatStopsSaysWhy() async throws {
@@ -62,6 +72,8 @@ struct StatusTests {
     let outcome = await running.result
     #expect(
       seen == [.idle, .syncing(pending: 1), .failed(lastError: .server(status: 503))],
-      guide.task(7, "expected idle, syncing(pending: 1), failed(lastError: .server(status: 503)), got \(seen)", blaming: outcome))
+      guide.task(
+        7, "expected idle, syncing(pending: 1), failed(lastError: .server(status: 503)), got \(seen)", blaming: outcome)
+    )
   }
 }

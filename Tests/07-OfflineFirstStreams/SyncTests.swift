@@ -39,7 +39,9 @@ struct SyncTests {
       guide.task(5, "expected the writes in the order they were made, got \(harness.writes)"))
     #expect(
       keys(harness) == expectedKeys,
-      guide.task(5, "expected each request's Idempotency-Key to be its outbox entry's key \(expectedKeys), got \(keys(harness))"))
+      guide.task(
+        5, "expected each request's Idempotency-Key to be its outbox entry's key \(expectedKeys), got \(keys(harness))")
+    )
     let left = try await harness.store.outbox()
     #expect(left.isEmpty, guide.task(5, "expected an empty outbox after the sync, got \(left)"))
   }
@@ -52,7 +54,8 @@ struct SyncTests {
     #expect(ids == [195], guide.task(5, "expected the kettle stored once, with the catalog's id 195, got ids \(ids)"))
     #expect(
       harness.api.products.count == 194,
-      guide.task(5, "expected the catalog to hold 194 products (one added, one deleted), got \(harness.api.products.count)"))
+      guide.task(
+        5, "expected the catalog to hold 194 products (one added, one deleted), got \(harness.api.products.count)"))
   }
 
   @Test func everyRetryCarriesTheSameKey() async throws {
@@ -63,7 +66,8 @@ struct SyncTests {
     let sent = keys(harness)
     #expect(
       sent.count == 5 && Set(sent.prefix(3)).count == 1 && Set(sent).count == 3,
-      guide.task(5, "expected the update three times with one key (two 503s, then 200), then the others, got keys \(sent)"))
+      guide.task(
+        5, "expected the update three times with one key (two 503s, then 200), then the others, got keys \(sent)"))
   }
 
   @Test func aWriteWhoseAnswerWasLostIsAppliedOnce() async throws {
@@ -74,7 +78,8 @@ struct SyncTests {
     let sent = keys(harness)
     #expect(
       kettles == 1 && sent.count == 2 && Set(sent).count == 1,
-      guide.task(5, "expected the add sent twice with one key and applied once, got \(kettles) kettles from keys \(sent)"))
+      guide.task(
+        5, "expected the add sent twice with one key and applied once, got \(kettles) kettles from keys \(sent)"))
   }
 
   @Test func aTransientFailureStopsTheSyncWithoutReordering() async throws {
@@ -85,10 +90,15 @@ struct SyncTests {
     let left = try await harness.store.outbox().map(\.kind)
     #expect(
       outcome.failure as? CatalogError == .server(status: 503),
-      guide.task(5, "expected syncNow() to throw the last failure, .server(status: 503), after its retries, got \(outcome)", blaming: outcome))
+      guide.task(
+        5, "expected syncNow() to throw the last failure, .server(status: 503), after its retries, got \(outcome)",
+        blaming: outcome))
     #expect(
       harness.writes == Array(repeating: "PUT /products/1", count: 3) && left == [.update, .add, .delete],
-      guide.task(5, "expected three attempts of the first write only and all three entries kept in order, got \(harness.writes) and \(left)", blaming: outcome))
+      guide.task(
+        5,
+        "expected three attempts of the first write only and all three entries kept in order, got \(harness.writes) and \(left)",
+        blaming: outcome))
   }
 
   @Test func aRejectedWriteIsSetAsideAndTheNextOneGoes() async throws {
@@ -104,7 +114,8 @@ struct SyncTests {
       outbox.count == 1 && outbox.first?.kind == .update && outbox.first?.state != .pending,
       guide.task(5, "expected the update set aside with its error, the rest sent, got \(outbox)"))
     if case .setAside(let reason)? = outbox.first?.state {
-      #expect(reason.contains("422"), guide.task(5, "expected the reason to keep the error, rejected 422, got \(reason)"))
+      #expect(
+        reason.contains("422"), guide.task(5, "expected the reason to keep the error, rejected 422, got \(reason)"))
     }
   }
 
@@ -127,16 +138,23 @@ struct SyncTests {
         await attempt(4, "an update", { try await before.repository.update(try #require(realProducts.last)) }) != nil
       else { return }
       let outcome = await Result { try await before.engine.syncNow() }
-      #expect(outcome.failure != nil, guide.task(5, "expected the first sync to fail on lost answers, got \(outcome)", blaming: outcome))
+      #expect(
+        outcome.failure != nil,
+        guide.task(5, "expected the first sync to fail on lost answers, got \(outcome)", blaming: outcome))
     }
     let after = try Harness(api: api, path: file.path)
     let waiting = try await after.store.outbox().map(\.kind)
-    #expect(waiting == [.add, .update], guide.task(5, "expected the restarted store to find the add and the update waiting, got \(waiting)"))
+    #expect(
+      waiting == [.add, .update],
+      guide.task(5, "expected the restarted store to find the add and the update waiting, got \(waiting)"))
     guard await attempt(5, "a sync after the restart", { try await after.engine.syncNow() }) != nil else { return }
     let kettles = api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
     let left = try await after.store.outbox()
     #expect(
       kettles == 1 && left.isEmpty,
-      guide.task(5, "expected the add applied once across 4 sends with one key, and an empty outbox, got \(kettles) kettles and \(left.count) entries"))
+      guide.task(
+        5,
+        "expected the add applied once across 4 sends with one key, and an empty outbox, got \(kettles) kettles and \(left.count) entries"
+      ))
   }
 }
