@@ -10,7 +10,7 @@
 /// that the course's own code should have is a bug in the doc or the code, not
 /// an entry here.
 enum ForeignNames {
-  static let all: Set<String> = swiftUI.union(swiftData).union(foundation).union(anchors)
+  static let all: Set<String> = swiftUI.union(swiftData).union(foundation).union(anchors).union(offlineFirst)
 
   /// The docs show how a SwiftUI view binds the view model (stage 03: `List`, `.refreshable`).
   static let swiftUI: Set<String> = ["List", "refreshable"]
@@ -32,5 +32,12 @@ enum ForeignNames {
     "returnCacheDataElseFetch", "fetchIgnoringCacheData", "returnCacheDataAndFetch", "fetchIgnoringCacheCompletely",
     "returnCacheDataDontFetch", "cacheAndNetwork",
     "localOnly", "fresh", "cached", "skipMemory", "key", "Cache", "SourceOfTruth", "Fetcher", "StoreReadRequest",
+  ]
+
+  /// Stage 07 sets its store, broadcast and connectivity service beside Android's Room `Flow` and
+  /// Paging 3 `RemoteMediator`, GRDB's `ValueObservation`, Network's `NWPathMonitor`, and the
+  /// `AsyncStream` buffering policy it did not choose.
+  static let offlineFirst: Set<String> = [
+    "Flow", "RemoteMediator", "ValueObservation", "NWPathMonitor", "bufferingNewest",
   ]
 }
