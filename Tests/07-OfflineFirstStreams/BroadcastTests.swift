@@ -92,13 +92,20 @@ struct BroadcastTests {
     let started = AsyncStream.makeStream(of: Void.self)
     let reader = Task {
       var values = broadcast.subscribe().makeAsyncIterator()
-      _ = await values.next()
+      let first = await values.next()
       started.continuation.yield()
-      return await values.next()
+      return (first, await values.next())
     }
     for await _ in started.stream { break }
+    let during = broadcast.subscriberCount
     reader.cancel()
-    let last = await reader.value
+    let (first, last) = await reader.value
+    #expect(
+      first == 0 && during == 1,
+      guide.task(
+        1,
+        "expected the reader to get the current value 0 and be counted, got \(String(describing: first)) and \(during) subscribers"
+      ))
     #expect(
       last == nil && broadcast.subscriberCount == 0,
       guide.task(
