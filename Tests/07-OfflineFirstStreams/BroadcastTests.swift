@@ -63,18 +63,22 @@ struct BroadcastTests {
 
   @Test func aSubscriberThatStopsIsRemoved() async {
     let broadcast = ProductBroadcast<Int>(0)
-    // Only the reader holds its stream, so leaving the loop ends the stream.
-    let reader = { (leaving: AsyncStream<Int>) in
-      Task {
-        for await value in leaving where value == 2 { return true }
-        return false
+    let subscribed = AsyncStream.makeStream(of: Void.self)
+    let reader = Task {
+      defer { subscribed.continuation.finish() }  // A stream that ends at once never hangs the test.
+      // The loop owns its stream: leaving the loop releases it before the task returns.
+      for await value in broadcast.subscribe() {
+        if value == 0 { subscribed.continuation.yield() }
+        if value == 2 { return true }
       }
-    }(broadcast.subscribe())
+      return false
+    }
+    for await _ in subscribed.stream { break }
     let kept = broadcast.subscribe()
     let before = broadcast.subscriberCount
     for value in 1...3 { broadcast.publish(value) }
     let sawTwo = await reader.value
-    broadcast.publish(4)  // Past the stopped subscriber: yielding to it finds it gone.
+    broadcast.publish(4)
     #expect(
       before == 2 && sawTwo && broadcast.subscriberCount == 1,
       guide.task(
