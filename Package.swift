@@ -60,12 +60,14 @@ let package = Package(
     .target(name: "LessonSupport"),
     .target(name: "StageTesting"),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
-    .target(name: "CourseKit"),
+    .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
+    .target(name: "CourseKit", dependencies: ["CatalogServer"]),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
+    .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
   ] + sqliteTargets
 )

@@ -8,6 +8,8 @@ public enum Command: Sendable, Equatable {
   case verify
   /// `course help [command]`, `--help`, `-h`.
   case help(topic: String?)
+  /// `course serve [options]`: the fake Catalog API on 127.0.0.1.
+  case serve(ServeOptions)
 
   /// Parses the arguments after the program name.
   ///
@@ -15,6 +17,9 @@ public enum Command: Sendable, Equatable {
   public static func parse(_ arguments: [String]) throws -> Command {
     let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
     let words = arguments.filter { $0 != "--help" && $0 != "-h" }
+    if words.first == "serve" {
+      return wantsHelp ? .help(topic: "serve") : .serve(try ServeOptions.parse(Array(words.dropFirst())))
+    }
     if let option = words.first(where: { $0.hasPrefix("-") }) {
       throw CourseError.usage("Unknown option \(option).")
     }
@@ -44,6 +49,8 @@ public enum Command: Sendable, Equatable {
                and show which stages are solved and what to do next.
       verify   Check the stage contract for every stage: each lesson fails
                without crashing, each solution passes, each stage has its doc.
+      serve    Run the fake Catalog API on 127.0.0.1 for curl, an app or the
+               simulator, and break its network live (`course help serve`).
       help     Show this text, or `course help <command>` for one command.
 
     OPTIONS:
@@ -53,6 +60,7 @@ public enum Command: Sendable, Equatable {
     """
 
   static let helpTopics: [String: String] = [
+    "serve": ServeOptions.help,
     "status": """
     USAGE: swift run course [status]
 

@@ -62,6 +62,8 @@ public struct Course: Sendable {
         return try status()
       case .verify:
         return try verify()
+      case .serve(let options):
+        return serve(options)
       }
     } catch {
       say(style.red("\(error)"))

@@ -5,8 +5,30 @@ import Foundation
 ///
 /// Unlike the real service, which only simulates writes, the fake keeps them, so
 /// a test can add a product and read it back.
+///
+/// Writes honour an `Idempotency-Key` header: the first write with a key is
+/// applied and its answer kept; a repeat with the same method, path and body
+/// gets that answer again, marked `Idempotent-Replayed: true`, and changes
+/// nothing; a repeat with a different request is refused with 422.
 struct CatalogStore: Sendable {
   private(set) var products: [JSONValue]
+
+  /// The answers to keyed writes, by key; the oldest go first past `keptKeys`.
+  private var keyedReplies: [String: KeyedReply] = [:]
+  private var keyOrder: [String] = []
+  /// How many idempotency keys are remembered.
+  static let keptKeys = 10_000
+
+  private struct KeyedReply: Sendable {
+    let method: String
+    let path: String
+    let body: Data?
+    let reply: Reply
+  }
+
+  init(products: [JSONValue]) {
+    self.products = products
+  }
 
   /// Which route a method and path belong to, or `nil` for an unknown one.
   static func route(method: String, path: String) -> Route? {
@@ -23,8 +45,31 @@ struct CatalogStore: Sendable {
     }
   }
 
-  /// Answers a request the way DummyJSON does, changing the records for writes.
+  /// Answers a request the way DummyJSON does, changing the records for writes
+  /// and replaying the answer to a write whose `Idempotency-Key` it has seen.
   mutating func reply(to request: RecordedRequest) -> Reply {
+    guard request.method != "GET", request.method != "HEAD", let key = request.header("Idempotency-Key") else {
+      return answer(request)
+    }
+    if let kept = keyedReplies[key] {
+      guard kept.method == request.method, kept.path == request.path, kept.body == request.body else {
+        return .message(
+          "Idempotency-Key '\(key)' was already used for \(kept.method) \(kept.path) with another body", status: 422)
+      }
+      var replay = kept.reply
+      replay.headers["Idempotent-Replayed"] = "true"
+      return replay
+    }
+    let reply = answer(request)
+    keyedReplies[key] = KeyedReply(method: request.method, path: request.path, body: request.body, reply: reply)
+    keyOrder.append(key)
+    if keyOrder.count > Self.keptKeys {
+      keyedReplies[keyOrder.removeFirst()] = nil
+    }
+    return reply
+  }
+
+  private mutating func answer(_ request: RecordedRequest) -> Reply {
     guard let route = request.route else {
       return .message("Route \(request.method) \(request.path) not found", status: 404)
     }
