@@ -38,13 +38,7 @@ final class Socket {
     let socket = Socket(descriptor: descriptor)
     var on: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1: loopback only
+    var address = loopbackAddress(port: port)
     let bound = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -53,6 +47,36 @@ final class Socket {
     guard bound == 0 else { throw .cannotListen(port: port, reason: Self.lastError()) }
     guard systemListen(descriptor, backlog) == 0 else { throw .cannotListen(port: port, reason: Self.lastError()) }
     return socket
+  }
+
+  /// A connection to 127.0.0.1:`port`, or `nil` when it is refused.
+  static func connect(toLoopbackPort port: UInt16) -> Socket? {
+    #if canImport(Darwin)
+      let kind = SOCK_STREAM
+    #else
+      let kind = Int32(SOCK_STREAM.rawValue)
+    #endif
+    let descriptor = socket(AF_INET, kind, 0)
+    guard descriptor >= 0 else { return nil }
+    let socket = Socket(descriptor: descriptor)
+    var address = loopbackAddress(port: port)
+    let connected = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return connected == 0 ? socket : nil
+  }
+
+  private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    #if canImport(Darwin)
+      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1: loopback only
+    return address
   }
 
   /// The port the socket is bound to.
@@ -130,6 +154,15 @@ final class Socket {
     #endif
   }
 
+  /// Says "no more bytes from this side" while still reading the other's.
+  func finishWriting() {
+    #if canImport(Darwin)
+      _ = Darwin.shutdown(descriptor, SHUT_WR)
+    #else
+      _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    #endif
+  }
+
   #if canImport(Darwin)
     private static let sendFlags: Int32 = 0
   #else
@@ -141,7 +174,7 @@ final class Socket {
   }
 }
 
-// `listen`, `accept` and `send` are also names of this type's methods; these
+// `listen`, `accept`, `connect` and `send` are also names of this type's methods; these
 // reach the C functions without a module prefix that differs by platform.
 private func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
 private func systemAccept(
@@ -151,4 +184,7 @@ private func systemAccept(
 }
 private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
   send(descriptor, bytes, count, flags)
+}
+private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+  connect(descriptor, address, length)
 }
