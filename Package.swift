@@ -98,6 +98,20 @@ for stage in stages {
   ]
 }
 
+// MARK: - Integration tests over real sockets
+
+/// The reference solution that Tests/IntegrationTests runs against `course serve`
+/// on loopback. To move them to a later stage, change this and
+/// Tests/IntegrationTests/LatestSolution.swift, the one file that names it.
+let integrationStage = "05"
+if let stage = stages.first(where: { $0.number == integrationStage }) {
+  package.targets.append(
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: [.target(name: "Solution\(stage.number)"), "CatalogServer"] + stage.uses + testSupport)
+  )
+}
+
 // MARK: - Benchmarks, only on request
 
 // `COURSE_BENCHMARKS=1 swift run -c release benchmarks` times the reference

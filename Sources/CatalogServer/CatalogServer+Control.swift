@@ -67,7 +67,8 @@ extension CatalogServer {
     case "POST":
       do {
         let command = try ControlCommand.parse(String(decoding: body, as: UTF8.self))
-        configuration.notice("admin: \(String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
+        configuration.notice(
+          "admin: \(String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
         return Reply(status: 200, headers: plain, body: Data((perform(command) + "\n").utf8))
       } catch {
         return Reply(status: 400, headers: plain, body: Data((error.reason + "\n").utf8))

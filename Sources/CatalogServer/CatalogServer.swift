@@ -166,6 +166,20 @@ public final class CatalogServer: Sendable {
     acceptExited.wait()
   }
 
+  /// Runs `body` with a started server, and stops it afterwards, even when `body` throws.
+  ///
+  /// - Parameter configuration: How the server starts; port 0 (a free port) by default.
+  public static func withRunning(
+    _ configuration: Configuration = Configuration(port: 0),
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (CatalogServer) async throws -> Void
+  ) async throws {
+    let server = CatalogServer(configuration)
+    try server.start()
+    defer { server.stop() }
+    try await body(server)
+  }
+
   private func wake() {
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)

@@ -80,7 +80,9 @@ struct Connection {
     case .truncated(let reply, let keeping):
       let bytes = HTTPResponse.head(of: reply, keepAlive: false) + Array(reply.body.prefix(keeping))
       socket.send(bytes)
-      log(head.method, head.target, .cut(status: reply.status, sent: keeping, promised: reply.body.count), bytes.count, started)
+      log(
+        head.method, head.target, .cut(status: reply.status, sent: keeping, promised: reply.body.count), bytes.count,
+        started)
       return false
     case .notHTTP(let reply):
       socket.send(Array(reply.body))

@@ -107,7 +107,7 @@ struct CatalogServerTests {
   }
 
   @Test func startsOfflineWhenConfiguredSo() async throws {
-    try await withServer({ $0.offline = true }) { server, _ in
+    try await withServer(offline: true) { server, _ in
       #expect(server.port != 0, "the port is chosen even offline")
       #expect(await RawClient.isRefused(port: server.port))
     }
@@ -143,7 +143,7 @@ struct CatalogServerTests {
   }
 
   @Test func failRateOneFailsEveryRequestAndZeroNone() async throws {
-    try await withServer({ $0.failRate = 1 }) { server, _ in
+    try await withServer(failRate: 1) { server, _ in
       let failing = try #require(await RawClient.exchange(port: server.port, get("/products/1")))
       #expect(failing.responses.map(\.status) == [500])
       _ = server.perform(.failRate(0))

@@ -76,7 +76,8 @@ struct HTTPRequestParserTests {
     #expect(status(long) == 431, "an 8 KiB head with no end in sight")
     var limits = HTTPLimits()
     limits.maxHeadBytes = 64
-    #expect(status("GET / HTTP/1.1\r\nHost: a\r\nX: \(String(repeating: "y", count: 60))\r\n\r\n", limits: limits) == 431)
+    #expect(
+      status("GET / HTTP/1.1\r\nHost: a\r\nX: \(String(repeating: "y", count: 60))\r\n\r\n", limits: limits) == 431)
   }
 
   /// Random bytes and random damage to a valid request never trap, and

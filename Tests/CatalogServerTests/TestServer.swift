@@ -6,16 +6,13 @@ import Testing
 
 /// Starts a server on a free port for one test, and stops it afterwards.
 func withServer(
-  _ configure: (inout CatalogServer.Configuration) -> Void = { _ in },
+  offline: Bool = false, failRate: Double = 0,
   _ body: (CatalogServer, LogRecorder) async throws -> Void
 ) async throws {
   let log = LogRecorder()
-  var configuration = CatalogServer.Configuration(port: 0, log: { log.add($0) })
-  configure(&configuration)
-  let server = CatalogServer(configuration)
-  try server.start()
-  defer { server.stop() }
-  try await body(server, log)
+  let configuration = CatalogServer.Configuration(
+    port: 0, failRate: failRate, offline: offline, log: { log.add($0) })
+  try await CatalogServer.withRunning(configuration) { server in try await body(server, log) }
 }
 
 /// Keeps the server's log entries for a test to read.
@@ -107,7 +104,8 @@ enum RawClient {
       let bodyStart = end + 4
       guard rest.endIndex - bodyStart >= length else { break }
       if status != 100 {
-        responses.append(RawResponse(status: status, headers: headers, body: Array(rest[bodyStart..<bodyStart + length])))
+        responses.append(
+          RawResponse(status: status, headers: headers, body: Array(rest[bodyStart..<bodyStart + length])))
       }
       rest = rest[(bodyStart + length)...]
     }
