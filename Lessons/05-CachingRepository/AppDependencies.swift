@@ -16,14 +16,18 @@ struct AppDependencies: Sendable {
   ///
   /// Stage 05: the repository caches in memory and in the SQLite file at
   /// `databasePath`, and reads the wall clock here, the one place that calls `Date()`.
+  /// The file holds only a cache, so one that is not a readable database is
+  /// moved aside and the cache starts empty (`openOrReset(path:)`).
   /// - Parameters:
   ///   - databasePath: The SQLite file of the disk cache, such as one in Application Support.
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
-  /// - Throws: `SQLiteError` when the file can't be opened or migrated.
+  /// - Throws: `SQLiteError` when the file can't be opened or migrated for another
+  ///   reason, such as a lock another process holds or a schema newer than this app;
+  ///   a file system error when an unreadable file can't be moved aside.
   static func live(databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared) throws -> Self {
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session)
-    let store = try SQLiteProductLocalDataSource(path: databasePath)
+    let store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
     let repository = CachingProductRepository(remote: remote, store: store, now: { Date() })
     return AppDependencies(productRepository: repository)
   }

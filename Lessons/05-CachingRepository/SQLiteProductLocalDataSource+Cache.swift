@@ -32,8 +32,9 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
 
   /// Saves the products and the list in one transaction: all of it, or, when one row fails, none.
   func saveList(_ products: [Product], fetchedAt: Date) throws {
-    // TODO: Task 2. In one transaction: upsert each product (Self.upsert) and set
-    // its fetched_at; upsert the list's row; replace its items, one per position.
+    // TODO: Task 2. In one transaction: upsert each product (Self.upsert with
+    // Self.savableRow(product).values) and set its fetched_at; upsert the list's
+    // row; replace its items, one per position.
     throw NotDoneYet(
       "Task 2", in: "Docs/05-CachingRepository.md",
       "saveList(_:fetchedAt:) should save the list, its order and its time")

@@ -46,7 +46,7 @@ final class ProductListViewModel {
   }
 
   /// Loads the products. A call while a load is running returns at once and
-  /// starts no second fetch.
+  /// starts no second fetch. A cancelled load puts back the state it found.
   func load() async {
     await load(policy: .staleWhileRevalidate)
   }
@@ -56,6 +56,7 @@ final class ProductListViewModel {
     guard !isFetching else { return }
     isFetching = true
     defer { isFetching = false }
+    let before = state
     // Products on screen stay there while a refresh runs; the pull-to-refresh control shows progress.
     if case .loaded = state {} else { state = .loading }
     do {
@@ -63,6 +64,10 @@ final class ProductListViewModel {
       lastUpdate = LastUpdate(fetchedAt: answer.fetchedAt, origin: answer.origin, isStale: answer.isStale)
       let products = answer.value
       state = products.isEmpty ? .empty : .loaded(products)
+    } catch is CancellationError {
+      // Cancelled is not failed: SwiftUI cancels `.task` and `.refreshable`
+      // whenever the view goes away. Show what was there and say nothing.
+      state = before
     } catch {
       state = .failed(Self.message(for: error))
     }
@@ -76,7 +81,8 @@ final class ProductListViewModel {
   // MARK: Stage 05, Task 8: show how fresh it is
 
   /// Pull to refresh: asks the network even when the cache is fresh. When the
-  /// network fails, the repository falls back to the cache, marked stale.
+  /// network fails, the repository falls back to the cache, marked stale. A
+  /// cancelled refresh keeps what was shown, and its `lastUpdate`.
   func refresh() async {
     await load(policy: .networkFirst)
   }

@@ -7,7 +7,9 @@ protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
   /// - Throws: `RemoteDataSourceError` when the network fails and no cached
-  ///   value may stand in; `CacheError.nothingCached` for `.cacheOnly` with nothing cached.
+  ///   value may stand in; `CacheError.nothingCached` for `.cacheOnly` with nothing
+  ///   cached; `CancellationError` when the calling task was cancelled, which is
+  ///   not a failure to show.
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]>
 
   /// One product by id.

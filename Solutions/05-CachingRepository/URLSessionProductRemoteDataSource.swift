@@ -24,6 +24,10 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     let response: URLResponse
     do {
       (data, response) = try await session.data(for: request)
+    } catch let error as URLError where error.code == .cancelled {
+      // The caller went away (a SwiftUI .task ended, a refresh was pulled again):
+      // not a failure to show, so it stays Swift's own cancellation.
+      throw CancellationError()
     } catch let error as URLError where error.code == .notConnectedToInternet {
       throw RemoteDataSourceError.offline
     } catch let error as URLError {
@@ -31,7 +35,7 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     }
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
     guard (200..<300).contains(http.statusCode) else {
-      let message = try? JSONDecoder().decode(ErrorBody.self, from: data).message
+      let message = try? JSONDecoder.catalog().decode(ErrorBody.self, from: data).message
       throw RemoteDataSourceError.http(status: http.statusCode, message: message)
     }
     do {

@@ -6,32 +6,94 @@ public enum Command: Sendable, Equatable {
   case status
   /// `course verify`: check the stage contract for every stage.
   case verify
+  /// `course check [NN]`: one stage's failures, grouped by task.
+  case check(stage: String?)
+  /// `course hint [NN] [TASK]`: the next hint for a task.
+  case hint(stage: String?, task: Int?)
+  /// `course diff [NN]`: the learner's lesson against the solution.
+  case diff(stage: String?)
+  /// `course reset [NN] [--force]`: the lesson as the course shipped it.
+  case reset(stage: String?, force: Bool)
+  /// `course watch [NN]`: `check` again after every change to the lesson.
+  case watch(stage: String?)
   /// `course help [command]`, `--help`, `-h`.
   case help(topic: String?)
   /// `course serve [options]`: the fake Catalog API on 127.0.0.1.
   case serve(ServeOptions)
 
+  /// What one command accepts, declared once: its optional positional
+  /// arguments, in order, and its flags; `make` turns what was given into the command.
+  struct Syntax: Sendable {
+    var name: String
+    var arguments: [String] = []
+    var flags: [String] = []
+    var make: @Sendable (_ arguments: [String], _ flags: Set<String>) throws -> Command
+  }
+
+  /// Every command but `help`, in the order the overview lists them.
+  static let syntaxes: [Syntax] = [
+    Syntax(name: "status") { _, _ in .status },
+    Syntax(name: "check", arguments: ["NN"]) { arguments, _ in .check(stage: try stage(arguments.first)) },
+    Syntax(name: "hint", arguments: ["NN", "TASK"]) { arguments, _ in
+      .hint(stage: try stage(arguments.first), task: try task(arguments.dropFirst().first))
+    },
+    Syntax(name: "diff", arguments: ["NN"]) { arguments, _ in .diff(stage: try stage(arguments.first)) },
+    Syntax(name: "reset", arguments: ["NN"], flags: ["--force"]) { arguments, flags in
+      .reset(stage: try stage(arguments.first), force: flags.contains("--force"))
+    },
+    Syntax(name: "watch", arguments: ["NN"]) { arguments, _ in .watch(stage: try stage(arguments.first)) },
+    Syntax(name: "verify") { _, _ in .verify },
+  ]
+
   /// Parses the arguments after the program name.
   ///
-  /// - Throws: `CourseError.usage` for an unknown command or option.
+  /// - Throws: `CourseError.usage` for an unknown command, option or argument.
   public static func parse(_ arguments: [String]) throws -> Command {
     let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
     let words = arguments.filter { $0 != "--help" && $0 != "-h" }
-    if words.first == "serve" {
+    guard let name = words.first else { return wantsHelp ? .help(topic: nil) : .status }
+    if name == "serve" {
       return wantsHelp ? .help(topic: "serve") : .serve(try ServeOptions.parse(Array(words.dropFirst())))
     }
-    if let option = words.first(where: { $0.hasPrefix("-") }) {
-      throw CourseError.usage("Unknown option \(option).")
+    if name == "help" {
+      guard words.count > 1 else { return .help(topic: nil) }
+      guard words.count == 2, helpTopics.keys.contains(words[1]) else {
+        throw CourseError.usage("No help for \(words.dropFirst().joined(separator: " ")).")
+      }
+      return .help(topic: words[1])
     }
-    switch (words.first, words.count) {
-    case (nil, _): return wantsHelp ? .help(topic: nil) : .status
-    case ("status", 1): return wantsHelp ? .help(topic: "status") : .status
-    case ("verify", 1): return wantsHelp ? .help(topic: "verify") : .verify
-    case ("help", 1): return .help(topic: nil)
-    case ("help", 2) where helpTopics.keys.contains(words[1]): return .help(topic: words[1])
-    case ("help", _): throw CourseError.usage("No help for \(words.dropFirst().joined(separator: " ")).")
-    default: throw CourseError.usage("Unknown command \(words.joined(separator: " ")).")
+    guard let syntax = syntaxes.first(where: { $0.name == name }) else {
+      throw CourseError.usage("Unknown command \(words.joined(separator: " ")).")
     }
+    let rest = words.dropFirst()
+    if let option = rest.first(where: { $0.hasPrefix("-") && !syntax.flags.contains($0) }) {
+      throw CourseError.usage("Unknown option \(option) for `course \(name)`.")
+    }
+    let positional = rest.filter { !$0.hasPrefix("-") }
+    guard positional.count <= syntax.arguments.count else {
+      throw CourseError.usage(
+        "Too many arguments for `course \(name)`: \(positional.joined(separator: " ")).")
+    }
+    let command = try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
+    return wantsHelp ? .help(topic: name) : command
+  }
+
+  /// Reads a stage number, `4` or `04`.
+  private static func stage(_ word: String?) throws -> String? {
+    guard let word else { return nil }
+    guard (1...2).contains(word.count), word.allSatisfy(\.isASCII), let number = Int(word) else {
+      throw CourseError.usage("\(word) is not a stage number; stages are numbered 01, 02, …")
+    }
+    return number < 10 ? "0\(number)" : "\(number)"
+  }
+
+  /// Reads a task number.
+  private static func task(_ word: String?) throws -> Int? {
+    guard let word else { return nil }
+    guard word.allSatisfy(\.isASCII), let number = Int(word), number > 0 else {
+      throw CourseError.usage("\(word) is not a task number; tasks are numbered 1, 2, …")
+    }
+    return number
   }
 
   /// The help text for a topic, or the overview for `nil`.
@@ -47,17 +109,33 @@ public enum Command: Sendable, Equatable {
     COMMANDS:
       status   (the default) Build the package, run each stage's lesson suite,
                and show which stages are solved and what to do next.
+      check    [NN] Run one stage's tests and show its failures task by task,
+               with the doc section to read.
+      hint     [NN] [TASK] Show the next hint for a task, one level at a time.
+      diff     [NN] Show your lesson against the reference solution.
+      reset    [NN] [--force] Put a lesson back as the course shipped it.
+      watch    [NN] Run `check` again each time you save a lesson file.
       verify   Check the stage contract for every stage: each lesson fails
-               without crashing, each solution passes, each stage has its doc.
-      serve    Run the fake Catalog API on 127.0.0.1 for curl, an app or the
-               simulator, and break its network live (`course help serve`).
+               without crashing or hanging, each solution passes, each lesson
+               starts from the previous solution, each doc names real code,
+               each task has its hints.
+      serve    [--port N] Run the fake Catalog API on 127.0.0.1 for curl, an
+               app or the simulator, and break its network live.
       help     Show this text, or `course help <command>` for one command.
+
+    NN is a stage number (4 or 04); without it, a command takes the first
+    stage that is not solved yet.
 
     OPTIONS:
       -h, --help   Show help for the command.
 
+    A suite that runs past \(limit) s counts as hung and is stopped, with every
+    process it started. Ctrl-C stops the build or tests `course` started.
     Colour is used on a terminal only, and never when NO_COLOR is set.
     """
+
+  /// The suite time limit, in whole seconds, for the help texts.
+  private static let limit = Int(SwiftPackage.defaultSuiteTimeout)
 
   static let helpTopics: [String: String] = [
     "serve": ServeOptions.help,
@@ -69,9 +147,16 @@ public enum Command: Sendable, Equatable {
       solved        every test of LessonNN passes
       in progress   you have edited Lessons/NN-Name and N of M tests pass
       not started   Lessons/NN-Name is as the course shipped it (per git)
-      broken        the lesson's suite crashed or hung
-    Then it names the next doc to read and the command to run.
-    Exits 0 unless the package does not build.
+      broken        the lesson's suite crashed or hung (ran past \(limit) s); the
+                    row names the test that was running
+    Counts come from swift-testing's event stream; each suite's console output
+    is kept in .build/course/<Module>.log.
+    Each row also says how many hints you have used on the stage.
+    Then it names the task to work on, the doc section that explains it and
+    the commands that help.
+    When no source file changed since the last build, the build is skipped,
+    and each row is printed as soon as its suite has run.
+    Exits 0 unless the package does not build, 130 when interrupted.
     """,
     "verify": """
     USAGE: swift run course verify
@@ -79,10 +164,86 @@ public enum Command: Sendable, Equatable {
     Checks the stage contract for every stage in Lessons/ and Solutions/:
       - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
       - no lesson file calls fatalError
-      - LessonNN builds, fails at least one test and crashes none
+      - Lessons/NN-Name starts from the previous stage's solution: each of its
+        files is byte-identical to the one in Solutions/(NN-1), unless
+        Docs/NN-Name.md lists it under `## Your files`, one bullet per file
+        with its path in backticks ("- `ProductRow.swift`: Task 3, new");
+        stage 01 has no previous stage
+      - every code name that inline code in the doc's `## Concepts` and
+        `## Tasks` presents (`ProductRepository`, `load()`, `save(_:)`,
+        `.networkFirst`) exists in the stage's lesson, solution or tests or in
+        Sources/, and every file it names exists; fenced code blocks, shell
+        commands, SQL, JSON and numbers are skipped, and names from Apple or
+        from libraries the docs compare with are listed in
+        Sources/CourseKit/ForeignNames.swift
+      - LessonNN builds, fails at least one test, and crashes or hangs in none
+        (a suite that runs past \(limit) s is stopped)
       - SolutionNN passes every test of the same suite
+      - every task of the doc (`### Task N: Title` under `## Tasks`) has a
+        `## Task N: Title` section with the same title and at least 2
+        `### Hint N` sections in Docs/hints/NN-Name.md, and the doc itself
+        shows no `<details><summary>Hint` blocks
     Prints one block per stage and exits 1 when any stage breaks the contract.
     Instructors and CI run this; learners rarely need it.
+    """,
+    "check": """
+    USAGE: swift run course check [NN]
+
+    Builds the package (skipped when nothing changed since the last build),
+    runs LessonNN's tests, and prints the failures grouped by task, in task
+    order, each once, under the heading of the task and the doc section that
+    explains it (Docs/NN-Name.md#task-3-title). Tests a stage skips until an
+    earlier task is done are listed under that task. A last line counts the
+    tests that passed, failed and were skipped.
+    The task and message come from swift-testing's event stream, from the
+    comment of each expectation ("Task 3 \"Title\" (Docs/NN-Name.md): …") or a
+    stub's "Not done yet: Task 3 in Docs/NN-Name.md: …".
+    Without NN: the first stage that is not solved.
+    Exits 0 when every test passes, 1 otherwise.
+    """,
+    "hint": """
+    USAGE: swift run course hint [NN] [TASK]
+
+    Shows the next hint for a task of stage NN, one level per call, from a
+    nudge to nearly the answer. Without TASK: the first task that fails
+    (this runs the stage's tests). Without NN: the first stage not solved.
+    `course` remembers how many hints you have seen, per stage and task, in
+    .build/course/hints.json; delete it to start over. When every hint of a
+    task has been shown, it shows the last one again and points to
+    `course diff`.
+    The hints live in Docs/hints/NN-Name.md, one `## Task N: Title` section
+    per task with `### Hint 1`, `### Hint 2`, …, so the stage doc never shows
+    an answer.
+    """,
+    "diff": """
+    USAGE: swift run course diff [NN]
+
+    Shows Lessons/NN-Name against Solutions/NN-Name as a unified diff (lines
+    starting with + are the solution's), one file at a time: first the files
+    the doc lists under `## Your files`, then any other file that differs.
+    Runs `git diff --no-index`; nothing is built or changed.
+    Without NN: the first stage that is not solved.
+    """,
+    "reset": """
+    USAGE: swift run course reset [NN] [--force]
+
+    Puts Lessons/NN-Name back as git has it committed: restores its tracked
+    files (`git checkout HEAD -- Lessons/NN-Name`) and removes files you added
+    there (`git clean -fd -- Lessons/NN-Name`). Nothing outside that folder
+    is touched.
+    When the folder has changes, it refuses and says how many lines would be
+    lost, unless --force is given. `course diff NN` shows your work against
+    the solution first; `git stash --include-untracked` keeps a copy.
+    Without NN: the first stage that is not solved.
+    """,
+    "watch": """
+    USAGE: swift run course watch [NN]
+
+    Runs `course check NN` now and again each time a file under
+    Lessons/NN-Name changes (it looks every half second). When every test
+    passes, it congratulates you, names the next stage, and exits.
+    Ctrl-C stops watching, and any build or test run it started.
+    Without NN: the first stage that is not solved.
     """,
   ]
 }

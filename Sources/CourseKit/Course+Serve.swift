@@ -1,5 +1,4 @@
 import CatalogServer
-import Dispatch
 import Foundation
 
 #if canImport(Darwin)
@@ -15,6 +14,7 @@ extension Course {
   ///
   /// Lines typed on standard input are instructor commands (`latency 500`);
   /// without a terminal, standard input may end at once and the server keeps running.
+  /// Returns 0 once `interruption` is requested (Ctrl-C), after the port is closed.
   func serve(_ options: ServeOptions) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let style = style
@@ -33,14 +33,6 @@ extension Course {
     }
     write(Self.banner(server: server, style: style))
 
-    let stop = DispatchSemaphore(value: 0)
-    let signals = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { stop.signal() }
-      source.resume()
-      return source
-    }
     let reader = Thread {
       while let line = readLine() {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
@@ -52,8 +44,8 @@ extension Course {
       }
     }
     reader.start()
-    stop.wait()
-    for source in signals { source.cancel() }
+    // Ctrl-C (and SIGTERM, SIGHUP) reach `interruption`; see `Interruption.onSignals()`.
+    while !interruption.isRequested { Thread.sleep(forTimeInterval: 0.1) }
     write("\nStopping…\n")
     server.stop()
     write("Stopped.\n")

@@ -10,20 +10,28 @@ public struct Course: Sendable {
   let style: Style
   let isTerminal: Bool
   let write: @Sendable (String) -> Void
+  let interruption: Interruption
+  let pause: @Sendable (Double) -> Void
 
   /// Makes the tool for one workspace.
   ///
   /// - Parameters:
   ///   - isTerminal: Whether standard output is a terminal; progress then redraws one line.
   ///   - write: Where output goes; each call is one chunk, newlines included.
+  ///   - interruption: What Ctrl-C requests; `watch` stops when it is requested between runs.
+  ///   - pause: Waits the given number of seconds between two looks at the files `watch` watches.
   public init(
     package: SwiftPackage, style: Style, isTerminal: Bool,
-    write: @escaping @Sendable (String) -> Void
+    write: @escaping @Sendable (String) -> Void,
+    interruption: Interruption = Interruption(),
+    pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
   ) {
     self.package = package
     self.style = style
     self.isTerminal = isTerminal
     self.write = write
+    self.interruption = interruption
+    self.pause = pause
   }
 
   /// Runs the real tool: the current directory's workspace, real processes, standard output.
@@ -41,9 +49,11 @@ public struct Course: Sendable {
       }
       let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       let workspace = try Workspace.find(from: directory)
+      let interruption = Interruption.onSignals()
+      let runner = ProcessCommandRunner(interruption: interruption)
       let course = Course(
-        package: SwiftPackage(workspace: workspace, runner: ProcessCommandRunner()),
-        style: style, isTerminal: isTerminal, write: write)
+        package: SwiftPackage(workspace: workspace, runner: runner), style: style, isTerminal: isTerminal,
+        write: write, interruption: interruption)
       return course.run(command)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -51,7 +61,7 @@ public struct Course: Sendable {
     }
   }
 
-  /// Runs one parsed command and returns its exit status.
+  /// Runs one parsed command and returns its exit status: 130, as shells do, when it was interrupted.
   public func run(_ command: Command) -> Int32 {
     do {
       switch command {
@@ -62,108 +72,37 @@ public struct Course: Sendable {
         return try status()
       case .verify:
         return try verify()
+      case .check(let stage):
+        return try check(stage)
+      case .hint(let stage, let task):
+        return try hint(stage: stage, task: task)
+      case .diff(let stage):
+        return try diff(stage)
+      case .reset(let stage, let force):
+        return try reset(stage, force: force)
+      case .watch(let stage):
+        return try watch(stage)
       case .serve(let options):
         return serve(options)
       }
+    } catch CourseError.interrupted {
+      progressLine(nil)
+      say(style.red("\(CourseError.interrupted)"))
+      return 130
     } catch {
       say(style.red("\(error)"))
       return 1
     }
   }
 
-  // MARK: status
-
-  func status() throws -> Int32 {
-    let stages = package.workspace.stages()
-    say(style.bold("Repository & Data Source patterns in Swift") + " · \(stages.count) stage(s)")
-    try build()
-    var rows: [(Stage, StageProgress)] = []
-    for stage in stages {
-      progressLine("Running \(stage.lessonModule)'s tests…")
-      let result = try package.runSuite("\(stage.lessonModule)Tests")
-      rows.append((stage, StageProgress(result: result, edited: package.lessonHasEdits(stage))))
-    }
-    progressLine(nil)
-    say("")
-    for (stage, progress) in rows { say(row(stage, progress)) }
-    let solved = rows.filter { $0.1.isSolved }.count
-    say("")
-    say(Self.progressBar(solved: solved, total: rows.count) + " \(solved) of \(rows.count) solved")
-    say("")
-    say(nextStep(rows))
-    return 0
-  }
-
-  private func row(_ stage: Stage, _ progress: StageProgress) -> String {
-    let name = "\(stage.number)  \(stage.name)".padding(toLength: 30, withPad: " ", startingAt: 0)
-    switch progress {
-    case .solved(let total): return "  \(name) \(style.green("✔ solved"))        \(total)/\(total) tests pass"
-    case .inProgress(let passed, let total):
-      return "  \(name) \(style.yellow("● in progress"))   \(passed)/\(total) tests pass"
-    case .notStarted(let passed, let total):
-      return "  \(name) \(style.dim("○ not started"))   \(passed)/\(total) tests pass"
-    case .broken(let reason): return "  \(name) \(style.red("✘ broken"))        \(reason)"
-    }
-  }
-
-  static func progressBar(solved: Int, total: Int, width: Int = 28) -> String {
-    let filled = total == 0 ? 0 : width * solved / total
-    return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
-  }
-
-  private func nextStep(_ rows: [(Stage, StageProgress)]) -> String {
-    guard let (stage, progress) = rows.first(where: { !$0.1.isSolved }) else {
-      return style.bold("Every stage is solved.")
-        + " Compare your code with Solutions/, or run `swift test --skip Lesson` to see every reference pass."
-    }
-    let run = "swift test --filter \(stage.lessonModule)"
-    if case .broken = progress {
-      return style.bold("Next:") + " \(stage.lessonModule)'s tests crashed or hung. Run `\(run)` and look at the "
-        + "last test that started: a force unwrap, fatalError or an await that never returns is the usual cause."
-    }
-    return style.bold("Next:") + " read \(stage.doc), then run\n    \(run)\n"
-      + "  and fix what the first failure names. Compare with `swift test --filter \(stage.solutionModule)` when stuck."
-  }
-
-  // MARK: verify
-
-  func verify() throws -> Int32 {
-    let stages = package.workspace.stages()
-    say(style.bold("Checking the stage contract") + " for \(stages.count) stage(s)")
-    try build()
-    var broken: [Stage] = []
-    for stage in stages {
-      progressLine("Running \(stage.lessonModule) and \(stage.solutionModule)…")
-      let lesson = try package.runSuite("\(stage.lessonModule)Tests")
-      let solution = try package.runSuite("\(stage.solutionModule)Tests")
-      progressLine(nil)
-      let verdict = StageVerdict.judge(
-        stage: stage,
-        missingFiles: package.workspace.requiredFiles(of: stage).filter { !$0.exists }.map(\.path),
-        fatalErrorFiles: package.workspace.lessonFilesCallingFatalError(of: stage),
-        lesson: lesson, solution: solution)
-      say(style.bold("Stage \(stage.folder)"))
-      for check in verdict.checks {
-        say("  " + (check.ok ? style.green("✔") : style.red("✘")) + " " + check.text)
-      }
-      if !verdict.keepsContract { broken.append(stage) }
-    }
-    say("")
-    if stages.isEmpty {
-      say(style.red("No stages found in Lessons/ or Solutions/."))
-      return 1
-    }
-    if broken.isEmpty {
-      say(style.green("All \(stages.count) stage(s) keep the contract."))
-      return 0
-    }
-    say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
-    return 1
-  }
-
   // MARK: Output
 
-  private func build() throws {
+  /// Builds the package with its tests, unless no source file changed since the last build `course` ran.
+  ///
+  /// - Parameter always: Build even when nothing changed, as `verify` does.
+  func build(always: Bool = false) throws {
+    if !always, package.isBuildCurrent { return }
+    let started = Date()
     if !package.hasBeenBuilt {
       say("First build: compiling the whole course takes a few minutes. Later runs take seconds.")
     }
@@ -185,13 +124,14 @@ public struct Course: Sendable {
       if isNewTenth { write("Building… \(done)/\(total)\n") }
     }
     progressLine(nil)
+    package.recordBuild(startedAt: started)
   }
 
   /// Shows a transient status line on a terminal; `nil` clears it.
-  private func progressLine(_ text: String?) {
+  func progressLine(_ text: String?) {
     guard isTerminal else { return }
     write("\r\u{1B}[2K" + (text ?? ""))
   }
 
-  private func say(_ text: String) { write(text + "\n") }
+  func say(_ text: String) { write(text + "\n") }
 }

@@ -8,6 +8,8 @@ public enum CourseError: Error, Sendable, Equatable, CustomStringConvertible {
   case buildFailed(errors: [String])
   /// A command could not be started at all.
   case cannotRun(command: String, reason: String)
+  /// The user pressed Ctrl-C (or `course` got SIGTERM or SIGHUP); what it started has been stopped.
+  case interrupted
 
   public var description: String {
     switch self {
@@ -21,6 +23,8 @@ public enum CourseError: Error, Sendable, Equatable, CustomStringConvertible {
         .joined(separator: "\n")
     case .cannotRun(let command, let reason):
       "Could not run `\(command)`: \(reason)"
+    case .interrupted:
+      "Interrupted. The build or test run that `course` started has been stopped."
     }
   }
 }

@@ -8,19 +8,21 @@ public enum StageProgress: Sendable, Equatable {
   case inProgress(passed: Int, total: Int)
   /// The lesson is as the course shipped it.
   case notStarted(passed: Int, total: Int)
-  /// The lesson's suite crashed or hung, so there are no counts.
+  /// The lesson's suite crashed or hung, so there are no counts; says which and where.
   case broken(String)
 
   /// Reads a stage's progress from its lesson suite and whether its files were edited.
   ///
   /// - Parameter edited: From git; `nil` when git cannot tell, which counts as edited.
   public init(result: SuiteResult, edited: Bool?) {
-    switch result.ending {
-    case .crashed(let reason): self = .broken("crashed: \(reason)")
-    case .timedOut: self = .broken("did not finish in time")
-    case .finished where result.allPassed: self = .solved(total: result.total)
-    case .finished where edited == false: self = .notStarted(passed: result.passed, total: result.total)
-    case .finished: self = .inProgress(passed: result.passed, total: result.total)
+    if let reason = result.brokenReason {
+      self = .broken(reason)
+    } else if result.allPassed {
+      self = .solved(total: result.total)
+    } else if edited == false {
+      self = .notStarted(passed: result.passed, total: result.total)
+    } else {
+      self = .inProgress(passed: result.passed, total: result.total)
     }
   }
 

@@ -8,6 +8,12 @@ public struct StageVerdict: Sendable, Equatable {
     public var ok: Bool
     /// What was checked and what was found, in one line.
     public var text: String
+
+    /// Makes a check from its parts.
+    public init(ok: Bool, text: String) {
+      self.ok = ok
+      self.text = text
+    }
   }
 
   /// The stage checked.
@@ -18,15 +24,17 @@ public struct StageVerdict: Sendable, Equatable {
   /// True when every clause holds.
   public var keepsContract: Bool { checks.allSatisfy(\.ok) }
 
-  /// Judges a stage from its files and the results of its two suites.
+  /// Judges a stage from its files, its doc and the results of its two suites.
   ///
   /// - Parameters:
   ///   - missingFiles: Required paths that do not exist.
   ///   - fatalErrorFiles: Lesson files that call `fatalError`.
-  ///   - lesson: The lesson suite's result, or `nil` when it could not run.
-  ///   - solution: The solution suite's result, or `nil` when it could not run.
+  ///   - sourceChecks: Checks of the stage's files and doc that ran nothing, such as
+  ///     `ContinuityCheck` and `DocNamesCheck`.
+  ///   - lesson: The lesson suite's result.
+  ///   - solution: The solution suite's result.
   public static func judge(
-    stage: Stage, missingFiles: [String], fatalErrorFiles: [String],
+    stage: Stage, missingFiles: [String], fatalErrorFiles: [String], sourceChecks: [Check] = [],
     lesson: SuiteResult, solution: SuiteResult
   ) -> StageVerdict {
     var checks: [Check] = []
@@ -41,6 +49,7 @@ public struct StageVerdict: Sendable, Equatable {
           text: "\(stage.lessonModule) calls fatalError in \(fatalErrorFiles.joined(separator: ", ")); "
             + "a stub must throw NotDoneYet so one test fails instead of the whole run crashing"))
     }
+    checks += sourceChecks
     checks.append(lessonCheck(stage, lesson))
     checks.append(solutionCheck(stage, solution))
     if lesson.ending == .finished, solution.ending == .finished, lesson.total != solution.total {
@@ -55,46 +64,43 @@ public struct StageVerdict: Sendable, Equatable {
 
   private static func lessonCheck(_ stage: Stage, _ result: SuiteResult) -> Check {
     let module = stage.lessonModule
-    switch result.ending {
-    case .crashed(let reason):
+    if let reason = result.brokenReason {
       return Check(
         ok: false,
-        text: "\(module)'s suite crashed before it finished (\(reason)); a lesson must fail, not crash. "
+        text: "\(module)'s suite \(reason); a lesson must fail fast, never crash or hang. "
           + "Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
-    case .timedOut:
-      return Check(ok: false, text: "\(module)'s suite did not finish in time; a lesson must fail fast, never hang")
-    case .finished where result.total == 0:
-      return Check(ok: false, text: "\(module)'s suite ran no tests")
-    case .finished where result.failed == 0:
+    }
+    if result.total == 0 { return Check(ok: false, text: "\(module)'s suite ran no tests") }
+    if result.failed == 0 {
       return Check(
         ok: false,
         text: "\(module) passes all \(result.total) tests; a lesson must leave work to do "
           + "(was Solutions/\(stage.folder) copied into Lessons/\(stage.folder)?)")
-    case .finished:
-      return Check(ok: true, text: "\(module) fails \(result.failed) of \(result.total) tests and crashes none")
     }
+    let waiting = result.skipped == 0 ? "" : " (\(result.skipped) more skipped until an earlier task is done)"
+    return Check(
+      ok: true, text: "\(module) fails \(result.failed) of \(result.total) tests\(waiting) and crashes none")
   }
 
   private static func solutionCheck(_ stage: Stage, _ result: SuiteResult) -> Check {
     let module = stage.solutionModule
-    switch result.ending {
-    case .crashed(let reason):
+    if let reason = result.brokenReason {
       return Check(
-        ok: false,
-        text:
-          "\(module)'s suite crashed before it finished (\(reason)). Output: \(SwiftPackage.logPath(of: "\(module)Tests"))"
-      )
-    case .timedOut:
-      return Check(ok: false, text: "\(module)'s suite did not finish in time")
-    case .finished where result.total == 0:
-      return Check(ok: false, text: "\(module)'s suite ran no tests")
-    case .finished where result.failed > 0:
+        ok: false, text: "\(module)'s suite \(reason). Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
+    }
+    if result.total == 0 { return Check(ok: false, text: "\(module)'s suite ran no tests") }
+    if result.failed > 0 {
       return Check(
         ok: false,
         text: "\(module) fails \(result.failed) of \(result.total) tests: "
           + result.failedTests.joined(separator: ", "))
-    case .finished:
-      return Check(ok: true, text: "\(module) passes all \(result.total) tests")
     }
+    if result.skipped > 0 {
+      return Check(
+        ok: false,
+        text: "\(module) skips \(result.skipped) of \(result.total) tests: "
+          + result.skippedTests.joined(separator: ", ") + "; a solution must run every test")
+    }
+    return Check(ok: true, text: "\(module) passes all \(result.total) tests")
   }
 }

@@ -8,9 +8,17 @@ public struct SwiftPackage: Sendable {
   public let runner: any CommandRunning
   /// Seconds a build may take before it is stopped.
   public var buildTimeout: Double = 3_600
-  /// Seconds one suite may take; a stage's suite runs in well under a second,
-  /// so a suite that takes this long is hanging.
-  public var suiteTimeout: Double = 120
+  /// Seconds one suite may take before it counts as hung and is stopped.
+  public var suiteTimeout: Double = defaultSuiteTimeout
+
+  /// The default suite time limit.
+  ///
+  /// A stage's suite runs in well under a second, and `swift test --skip-build`
+  /// around it in under one more (0.3 to 0.9 s measured on a 2-core Linux
+  /// machine). 15 s leaves room for a first launch on a busy laptop, more than
+  /// ten times the usual cost, while a hung lesson costs the learner at most
+  /// 15 s plus the runner's grace period, not minutes.
+  public static let defaultSuiteTimeout: Double = 15
 
   /// Makes a package driver.
   public init(workspace: Workspace, runner: any CommandRunning) {
@@ -51,16 +59,26 @@ public struct SwiftPackage: Sendable {
 
   /// Runs the tests of one test module, such as `Lesson01Tests`, on the built package.
   ///
-  /// The whole output is kept in `.build/course/<module>.log` for a closer look.
+  /// Counts come from swift-testing's event stream, which the run writes to
+  /// `.build/course/<module>.events.jsonl`; the console output is kept in
+  /// `.build/course/<module>.log` for a closer look.
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
   public func runSuite(_ testModule: String) throws -> SuiteResult {
-    let result = try runner.run(
-      ["swift", "test", "--skip-build", "--filter", "\(testModule)\\."],
-      in: workspace.root, timeout: suiteTimeout
-    ) { _ in }
     let logs = workspace.url(".build/course")
     try? FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    let events = logs.appendingPathComponent("\(testModule).events.jsonl")
+    try? FileManager.default.removeItem(at: events)
+    let result = try runner.run(
+      [
+        "swift", "test", "--skip-build", "--filter", "\(testModule)\\.",
+        "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
+      ],
+      in: workspace.root, timeout: suiteTimeout
+    ) { _ in }
     try? Data(result.output.utf8).write(to: logs.appendingPathComponent("\(testModule).log"))
-    return SuiteResult.parse(result.output, timedOut: result.timedOut)
+    let stream = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
+    return SuiteResult(
+      eventStream: stream, console: result.output, stoppedAfter: result.timedOut ? suiteTimeout : nil)
   }
 
   /// Where `runSuite` keeps the output of a test module's last run.
@@ -68,13 +86,20 @@ public struct SwiftPackage: Sendable {
 
   /// Whether the stage's lesson files differ from what git has committed,
   /// or `nil` when git cannot tell (no repository, no git).
-  public func lessonHasEdits(_ stage: Stage) -> Bool? {
-    guard
-      let result = try? runner.run(
+  ///
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
+  public func lessonHasEdits(_ stage: Stage) throws -> Bool? {
+    let result: CommandResult
+    do {
+      result = try runner.run(
         ["git", "status", "--porcelain", "--", "Lessons/\(stage.folder)"],
-        in: workspace.root, timeout: 30, onLine: { _ in }),
-      result.status == 0
-    else { return nil }
+        in: workspace.root, timeout: 30, onLine: { _ in })
+    } catch CourseError.interrupted {
+      throw CourseError.interrupted
+    } catch {
+      return nil
+    }
+    guard result.status == 0, !result.timedOut else { return nil }
     return !result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
   }
 

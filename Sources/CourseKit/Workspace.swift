@@ -46,11 +46,25 @@ public struct Workspace: Sendable {
   /// the whole test run instead of failing one test.
   public func lessonFilesCallingFatalError(of stage: Stage) -> [String] {
     let folder = "Lessons/\(stage.folder)"
-    let files = (try? FileManager.default.subpathsOfDirectory(atPath: url(folder).path)) ?? []
-    return files.filter { $0.hasSuffix(".swift") }.sorted().filter { file in
+    return swiftFiles(under: folder).filter { file in
       let text = (try? String(contentsOf: url("\(folder)/\(file)"), encoding: .utf8)) ?? ""
       return text.contains("fatalError(")
     }.map { "\(folder)/\($0)" }
+  }
+
+  /// The files below a folder, as paths relative to it, sorted; hidden files left out.
+  func files(under folder: String) -> [String] {
+    let all = (try? FileManager.default.subpathsOfDirectory(atPath: url(folder).path)) ?? []
+    return all.filter { path in
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: url("\(folder)/\(path)").path, isDirectory: &isDirectory)
+      return exists && !isDirectory.boolValue && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }.sorted()
+  }
+
+  /// The Swift files below a folder, as paths relative to it, sorted.
+  func swiftFiles(under folder: String) -> [String] {
+    files(under: folder).filter { $0.hasSuffix(".swift") }
   }
 
   func url(_ relativePath: String) -> URL {

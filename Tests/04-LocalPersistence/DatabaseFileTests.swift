@@ -103,7 +103,8 @@ struct DatabaseFileTests {
     let error = opened.failure as? SQLiteError
     #expect(
       error?.code == .notADatabase && error?.message.contains("not a database") == true,
-      guide.task(1, "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened)")
+      guide.task(
+        1, "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened)")
     )
   }
 }

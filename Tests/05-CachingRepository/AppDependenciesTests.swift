@@ -42,6 +42,23 @@ struct AppDependenciesTests {
         blaming: first))
   }
 
+  @Test func liveWiringStartsAnEmptyCacheOverAnUnreadableFile() async throws {
+    let api = FakeCatalogAPI()
+    let file = TemporaryDatabase()
+    try Data("not a database, but long enough to be read as one".utf8).write(to: URL(fileURLWithPath: file.path))
+    let answer = await Result {
+      try await AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session)
+        .productRepository.products(policy: .staleWhileRevalidate)
+    }
+    let movedAside = FileManager.default.fileExists(atPath: file.path + ".unreadable")
+    #expect(
+      (try? answer.get())?.origin == .network && movedAside,
+      guide.task(
+        5,
+        "over a file that is not a database, the live wiring moves it aside (openOrReset(path:)) and answers from the network, got \(describe(answer)), \(movedAside ? "" : "no ")file at .unreadable",
+        blaming: answer))
+  }
+
   @Test func previewWiringAnswersFromMemoryWithoutANetwork() async {
     let answer = await Result { try await AppDependencies.preview.productRepository.products(policy: .cacheOnly) }
     #expect(

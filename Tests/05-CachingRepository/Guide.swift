@@ -39,7 +39,8 @@ extension StageGuide {
   }
 }
 
-/// The 194 real records as domain products, through stage 02's finished mapping.
+/// The 194 real records as domain products, through stage 02's finished mapping,
+/// as Tests/04 reads them: the depth-limited `JSONDecoder.catalog()`, `ProductDTO`, `toDomain()`.
 let realProducts: [Product] = {
   do {
     return try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data).map { try $0.toDomain() }
@@ -88,12 +89,16 @@ final class DiagnosticsSpy: Sendable {
   }
 }
 
-/// A database file in the temporary folder, removed with its WAL files when the value goes away.
+/// A database file in the temporary folder, removed with its WAL files and any
+/// `.unreadable` copy `openOrReset(path:)` made, when the value goes away.
 struct TemporaryDatabase: ~Copyable {
   let path = FileManager.default.temporaryDirectory
     .appendingPathComponent("stage05-\(UUID().uuidString).sqlite").path
 
-  deinit { SQLiteConnection.removeDatabase(atPath: path) }
+  deinit {
+    SQLiteConnection.removeDatabase(atPath: path)
+    SQLiteConnection.removeDatabase(atPath: path + ".unreadable")
+  }
 }
 
 /// Opens a SQLite store, or fails the test naming Task 2: migration 3 must run first.

@@ -1,3 +1,4 @@
+import CourseClock
 import Foundation
 import StageTesting
 import Testing
@@ -51,6 +52,40 @@ struct ProductListViewModelTests {
       guide.task(
         8,
         "after refresh() the screen shows the network's 5 products, not stale; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
+      ))
+  }
+
+  @Test func aCancelledRefreshKeepsTheProductsAndWhenTheyWereFetched() async {
+    let cached = RepositoryAnswer(value: firstPage, origin: .disk, fetchedAt: Self.fetchedAt, isStale: true)
+    let repository = HoldingProductRepository(answer: cached, answeredCalls: 1)
+    let viewModel = ProductListViewModel(repository: repository)
+    await viewModel.load()
+    let refresh = Task { await viewModel.refresh() }
+    let asked = await waitFor({ await repository.held.wait(atLeast: 1) }, unlessFinished: refresh)
+    refresh.cancel()
+    await refresh.value
+    let shown = ProductListViewModel.LastUpdate(fetchedAt: Self.fetchedAt, origin: .disk, isStale: true)
+    #expect(
+      asked && Bool(same(viewModel.state, .loaded(firstPage))) && viewModel.lastUpdate == shown,
+      guide.task(
+        8,
+        "a refresh cancelled while the repository works (the view went away) is not a failure: the 30 products and their fetch time stay, with no message; \(asked ? "" : "refresh() never asked the repository; ")got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
+      ))
+  }
+
+  @Test func aCancelledFirstLoadPutsBackIdle() async {
+    let cached = RepositoryAnswer(value: firstPage, origin: .disk, fetchedAt: Self.fetchedAt, isStale: false)
+    let repository = HoldingProductRepository(answer: cached, answeredCalls: 0)
+    let viewModel = ProductListViewModel(repository: repository)
+    let load = Task { await viewModel.load() }
+    let asked = await waitFor({ await repository.held.wait(atLeast: 1) }, unlessFinished: load)
+    load.cancel()
+    await load.value
+    #expect(
+      asked && viewModel.state == .idle && viewModel.lastUpdate == nil,
+      guide.task(
+        8,
+        "a first load cancelled while the repository works puts back .idle, shows no message and no update time; got \(viewModel.state), \(String(describing: viewModel.lastUpdate))"
       ))
   }
 

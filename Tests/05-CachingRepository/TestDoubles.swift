@@ -8,7 +8,9 @@ import Testing
   @testable import Lesson05
 #endif
 
-// Test doubles, named by role. They live with the tests, never in the app.
+// Test doubles, named by role. They live with the tests, never in the app. The
+// view model's spy, SpyProductRepository, is the one you wrote in stage 03; it
+// sits in the stage's folder because one test folder serves lesson and solution.
 
 /// Counts events and lets a test wait until a number of them has happened,
 /// without sleeping: a waiter returns as soon as the count is reached, or when
@@ -183,30 +185,6 @@ actor SpyCacheStore: ProductCacheStore {
   }
 }
 
-/// Spy on the repository, for the view model's tests: records each policy and
-/// answers from a script.
-actor SpyProductRepository: ProductRepository {
-  private(set) var policies: [CachePolicy] = []
-  private var answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]
-
-  /// - Parameter answers: One answer per call; the last one repeats.
-  init(answers: [Result<RepositoryAnswer<[Product]>, RemoteDataSourceError>]) {
-    precondition(!answers.isEmpty, "a spy needs at least one answer")
-    self.answers = answers
-  }
-
-  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
-    policies.append(policy)
-    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
-    return try answer.get()
-  }
-
-  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
-    policies.append(policy)
-    throw RemoteDataSourceError.http(status: 404, message: nil)
-  }
-}
-
 /// A repository with a spy network and a spy disk tier over an in-memory store, at a settable time.
 struct Harness {
   let now = TestNow()
@@ -231,5 +209,35 @@ struct Harness {
   /// Puts the list on disk as fetched `age` seconds before now.
   func seedList(_ products: [Product] = firstPage, age: TimeInterval) async throws {
     try await disk.saveList(products, fetchedAt: now.date.addingTimeInterval(-age))
+  }
+}
+
+/// Stub repository for the view model's cancellation tests: answers the first
+/// `answeredCalls` calls at once with `answer`, and holds every later call until
+/// its task is cancelled, then throws `CancellationError`, as the real one does.
+actor HoldingProductRepository: ProductRepository {
+  private let answer: RepositoryAnswer<[Product]>
+  private var answeredCalls: Int
+  /// One event per call that is being held.
+  nonisolated let held = CountSignal()
+
+  init(answer: RepositoryAnswer<[Product]>, answeredCalls: Int) {
+    self.answer = answer
+    self.answeredCalls = answeredCalls
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    guard answeredCalls == 0 else {
+      answeredCalls -= 1
+      return answer
+    }
+    held.increment()
+    // Nothing ever signals this: it returns only when the task is cancelled.
+    await CountSignal().wait(atLeast: 1)
+    throw CancellationError()
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    throw RemoteDataSourceError.http(status: 404, message: nil)
   }
 }

@@ -6,14 +6,14 @@ struct StageVerdictTests {
   let failing = SuiteResult(total: 10, failedTests: ["a()", "b()"], ending: .finished)
   let passing = SuiteResult(total: 10, failedTests: [], ending: .finished)
 
-  @Test func aFailingLessonAndAPassingSolutionKeepTheContract() {
+  @Test func failingStartingCodeAndAPassingSolutionKeepTheContract() {
     let verdict = StageVerdict.judge(
       stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: passing)
     #expect(verdict.keepsContract)
     #expect(verdict.checks.map(\.text).contains("Lesson01 fails 2 of 10 tests and crashes none"))
   }
 
-  @Test func aLessonReplacedByItsSolutionBreaksIt() throws {
+  @Test func startingCodeReplacedByItsSolutionBreaksIt() throws {
     let verdict = StageVerdict.judge(
       stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: passing, solution: passing)
     #expect(!verdict.keepsContract)
@@ -28,8 +28,16 @@ struct StageVerdictTests {
     #expect(broken.text == "Solution01 fails 2 of 10 tests: a(), b()")
   }
 
-  @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .timedOut])
-  func aCrashingOrHangingLessonBreaksIt(ending: SuiteResult.Ending) {
+  @Test func aSolutionThatSkipsATestBreaksIt() throws {
+    let skipping = SuiteResult(total: 10, failedTests: [], skippedTests: ["c()"], ending: .finished)
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: failing, solution: skipping)
+    let broken = try #require(verdict.checks.first { !$0.ok })
+    #expect(broken.text == "Solution01 skips 1 of 10 tests: c(); a solution must run every test")
+  }
+
+  @Test(arguments: [SuiteResult.Ending.crashed("signal 4"), .hung(running: ["a()"], limit: 15)])
+  func aCrashingOrHangingSuiteBreaksIt(ending: SuiteResult.Ending) {
     let lesson = SuiteResult(total: 0, failedTests: [], ending: ending)
     let verdict = StageVerdict.judge(
       stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: lesson, solution: passing)

@@ -2,47 +2,107 @@ import CourseKit
 import Testing
 
 struct SuiteResultTests {
+  let tests = ["saysSoWhenOffline()", "reportsAnHTTPError(status:message:)", "showsTheFirstPage()"]
+
   @Test func readsAFailingRun() {
-    let output = """
-      ◇ Test run started.
-      ✘ Test saysSoWhenOffline() recorded an issue at File.swift:115:5: Expectation failed
-      ✘ Test saysSoWhenOffline() failed after 0.317 seconds with 1 issue.
-      ✘ Test reportsAnHTTPError(status:message:) with 2 test cases failed after 0.317 seconds with 2 issues.
-      ✔ Test showsTheFirstPage() passed after 0.3 seconds.
-      ✘ Suite ProductListViewModelTests failed after 0.338 seconds with 3 issues.
-      ✘ Test run with 10 tests in 1 suite failed after 0.338 seconds with 3 issues.
-      """
-    let result = SuiteResult.parse(output)
-    #expect(result.total == 10)
-    #expect(result.failedTests == ["saysSoWhenOffline()", "reportsAnHTTPError(status:message:)"])
-    #expect(result.passed == 8)
+    let stream = EventStreamFixture.run(
+      tests: tests, failing: ["saysSoWhenOffline()", "reportsAnHTTPError(status:message:)"],
+      parameterized: ["reportsAnHTTPError(status:message:)"])
+    let result = SuiteResult(eventStream: stream, console: "", stoppedAfter: nil)
+    #expect(result.total == 3)
+    #expect(
+      result.failedTests == ["saysSoWhenOffline()", "reportsAnHTTPError(status:message:)"],
+      "a parameterized test with three failing cases counts once")
+    #expect(result.passed == 1)
     #expect(result.ending == .finished)
     #expect(!result.allPassed)
   }
 
   @Test func readsAPassingRun() {
-    let result = SuiteResult.parse("✔ Test run with 12 tests in 2 suites passed after 0.3 seconds.")
-    #expect(result == SuiteResult(total: 12, failedTests: [], ending: .finished))
+    let result = SuiteResult(eventStream: EventStreamFixture.run(tests: tests), console: "", stoppedAfter: nil)
+    #expect(result == SuiteResult(total: 3, failedTests: [], ending: .finished))
     #expect(result.allPassed)
   }
 
-  @Test func aRunWithoutItsSummaryCrashed() {
-    let output = """
-      ✔ Test a() passed after 0.1 seconds.
+  /// A stage skips a test that needs an earlier task: it has not passed, and a
+  /// lesson with only skipped and passing tests is not solved.
+  @Test func aSkippedTestIsNeitherPassedNorFailed() {
+    let stream = EventStreamFixture.run(
+      tests: tests, failing: ["saysSoWhenOffline()"], skipped: ["showsTheFirstPage()"])
+    let result = SuiteResult(eventStream: stream, console: "", stoppedAfter: nil)
+    #expect(result.failedTests == ["saysSoWhenOffline()"])
+    #expect(result.skippedTests == ["showsTheFirstPage()"])
+    #expect(result.passed == 1, "3 tests, 1 failed, 1 skipped: 1 passed, got \(result.passed)")
+    let onlySkipped = SuiteResult(
+      eventStream: EventStreamFixture.run(tests: tests, skipped: ["showsTheFirstPage()"]), console: "",
+      stoppedAfter: nil)
+    #expect(!onlySkipped.allPassed, "a run with a skipped test is not all passed")
+  }
+
+  @Test func aKnownIssueIsNotAFailure() {
+    let stream = EventStreamFixture.run(tests: tests, knownIssues: ["showsTheFirstPage()"])
+    #expect(SuiteResult(eventStream: stream, console: "", stoppedAfter: nil).allPassed)
+  }
+
+  /// The console is never read for counts: SF Symbols on a Mac, other glyphs, no glyphs, or nothing.
+  @Test(arguments: [
+    "✘ Test saysSoWhenOffline() failed after 0.3 seconds with 1 issue.\n✘ Test run with 3 tests failed.",
+    "\u{10065B} Test saysSoWhenOffline() failed after 0.3 seconds with 1 issue.\n\u{10065B} Test run with 3 tests failed.",
+    "✔ Test run with 3 tests in 1 suite passed after 0.1 seconds.",
+    "Test run with 7 tests in 1 suite failed.",
+    "",
+  ])
+  func theConsoleNeverChangesTheCounts(console: String) {
+    let stream = EventStreamFixture.run(tests: tests, failing: ["saysSoWhenOffline()"])
+    let result = SuiteResult(eventStream: stream, console: console, stoppedAfter: nil)
+    #expect(
+      result
+        == SuiteResult(
+          total: 3, failedTests: ["saysSoWhenOffline()"], ending: .finished,
+          failures: [TestNote(test: "saysSoWhenOffline()", messages: ["…"])]))
+  }
+
+  @Test func aRunThatNeverEndedCrashedAndSaysWhereAndWhy() {
+    let stream = EventStreamFixture.run(tests: tests, running: ["showsTheFirstPage()"], ended: false)
+    let console = """
+      ◇ Test showsTheFirstPage() started.
       Fatal error: Unexpectedly found nil while unwrapping an Optional value
       error: Exited with unexpected signal code 4
       """
-    let result = SuiteResult.parse(output)
-    #expect(result.ending == .crashed("Fatal error: Unexpectedly found nil while unwrapping an Optional value"))
+    let result = SuiteResult(eventStream: stream, console: console, stoppedAfter: nil)
+    #expect(
+      result.ending
+        == .crashed(
+          "Fatal error: Unexpectedly found nil while unwrapping an Optional value, while showsTheFirstPage() ran"))
     #expect(!result.allPassed)
   }
 
-  @Test func aTimedOutRunSaysSo() {
-    #expect(SuiteResult.parse("✔ Test a() passed after 0.1 seconds.", timedOut: true).ending == .timedOut)
+  @Test func aRunWithoutAnEventStreamCrashedAndQuotesTheLastLine() {
+    let result = SuiteResult(eventStream: "", console: "error: no tests found\n", stoppedAfter: nil)
+    #expect(result.ending == .crashed("error: no tests found"))
+  }
+
+  @Test func aStoppedRunHungAndNamesTheTestsStillRunning() {
+    let stream = EventStreamFixture.run(tests: tests, running: ["saysSoWhenOffline()"], ended: false)
+    let result = SuiteResult(eventStream: stream, console: "", stoppedAfter: 15)
+    #expect(result.ending == .hung(running: ["saysSoWhenOffline()"], limit: 15))
+    #expect(result.brokenReason == "hung: saysSoWhenOffline() still running when stopped after 15 s")
+  }
+
+  @Test func aTruncatedLastRecordIsSkipped() {
+    let stream = EventStreamFixture.run(tests: tests, running: tests, ended: false)
+    let cut = stream + #"{"kind":"event","payload":{"kind":"testEnd"#
+    let result = SuiteResult(eventStream: cut, console: "", stoppedAfter: 15)
+    #expect(result.total == 3)
+    #expect(
+      result.brokenReason
+        == "hung: saysSoWhenOffline(), reportsAnHTTPError(status:message:) and 1 more still running when stopped after 15 s"
+    )
   }
 
   @Test func aRunOfNoTestsIsNotAPass() {
-    let result = SuiteResult.parse("✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.")
+    let result = SuiteResult(eventStream: EventStreamFixture.run(tests: []), console: "", stoppedAfter: nil)
+    #expect(result.total == 0)
     #expect(!result.allPassed, "a suite that ran nothing proves nothing")
   }
 }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// `course check [NN]`: one stage's failures, grouped by task.
+extension Course {
+  func check(_ number: String?) throws -> Int32 {
+    guard let (stage, result) = try lessonToWorkOn(number) else {
+      say(style.green("Every stage is solved.") + " `swift run course diff NN` compares a stage with its solution.")
+      return 0
+    }
+    let report = report(stage, result)
+    say(report.lines(style: style).joined(separator: "\n"))
+    say("")
+    say(nextStep(report))
+    return result.allPassed ? 0 : 1
+  }
+
+  /// Builds, then runs the lesson suite of stage `number`, or of each stage in
+  /// turn until one is not solved; `nil` when every stage is.
+  ///
+  /// - Throws: `CourseError.usage` for a stage that does not exist.
+  func lessonToWorkOn(_ number: String?) throws -> (Stage, SuiteResult)? {
+    let stages = try number.map { [try package.workspace.stage(numbered: $0)] } ?? package.workspace.stages()
+    try build()
+    for stage in stages {
+      let result = try runLesson(stage)
+      if number != nil || !result.allPassed { return (stage, result) }
+    }
+    return nil
+  }
+
+  /// The stage `number`, or the first one whose lesson suite does not pass; `nil` when every stage does.
+  func stageToWorkOn(_ number: String?) throws -> Stage? {
+    if let number { return try package.workspace.stage(numbered: number) }
+    return try lessonToWorkOn(nil)?.0
+  }
+
+  /// Runs a stage's lesson suite, saying so on a terminal.
+  func runLesson(_ stage: Stage) throws -> SuiteResult {
+    progressLine("Running \(stage.lessonModule)'s tests…")
+    defer { progressLine(nil) }
+    return try package.runSuite("\(stage.lessonModule)Tests")
+  }
+
+  /// A run of a stage's lesson, grouped by the tasks of its doc.
+  func report(_ stage: Stage, _ result: SuiteResult) -> StageReport {
+    StageReport(stage: stage, tasks: package.workspace.tasks(of: stage), result: result)
+  }
+
+  /// What to do next about a stage that `report` shows: its first task, where to read, what helps.
+  func nextStep(_ report: StageReport) -> String {
+    let stage = report.stage
+    if report.result.allPassed {
+      let next = package.workspace.stages().first { $0 > stage }
+      return style.green("Stage \(stage.number) is solved.")
+        + (next.map {
+          " Next: stage \($0.number), \($0.name): read \($0.doc), then `swift run course check \($0.number)`."
+        }
+          ?? " That was the last stage.")
+    }
+    guard let task = report.firstTask else {
+      if report.result.brokenReason != nil {
+        return style.bold("Next:") + " run `swift test --filter \(stage.lessonModule)` and look at the last test "
+          + "that started."
+      }
+      return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
+    }
+    return style.bold("Next:") + " Task \(task.number), \"\(task.title)\": read \(task.section(in: stage))\n"
+      + "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time; "
+      + "`swift run course watch \(stage.number)` reruns the tests as you save."
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// `course` and `course status`: progress through the stages and the next step.
+extension Course {
+  func status() throws -> Int32 {
+    let stages = package.workspace.stages()
+    say(style.bold("Repository & Data Source patterns in Swift") + " · \(stages.count) stage(s)")
+    try build()
+    say("")
+    let hints = HintLedger(of: package.workspace)
+    // Each row as soon as its suite has run: the first is on screen within a second once the package is built.
+    var rows: [(Stage, StageProgress)] = []
+    var firstUnsolved: StageReport?
+    for stage in stages {
+      let result = try runLesson(stage)
+      let progress = StageProgress(result: result, edited: try package.lessonHasEdits(stage))
+      rows.append((stage, progress))
+      if firstUnsolved == nil, !progress.isSolved { firstUnsolved = report(stage, result) }
+      say(row(stage, progress, hints: hints.total(stage: stage)))
+    }
+    let solved = rows.filter { $0.1.isSolved }.count
+    say("")
+    say(Self.progressBar(solved: solved, total: rows.count) + " \(solved) of \(rows.count) solved")
+    say("")
+    say(nextStep(rows, firstUnsolved))
+    return 0
+  }
+
+  private func row(_ stage: Stage, _ progress: StageProgress, hints: Int) -> String {
+    let name = "\(stage.number)  \(stage.name)".padding(toLength: 30, withPad: " ", startingAt: 0)
+    let used = hints == 0 ? "" : style.dim(hints == 1 ? "   1 hint used" : "   \(hints) hints used")
+    switch progress {
+    case .solved(let total): return "  \(name) \(style.green("✔ solved"))        \(total)/\(total) tests pass\(used)"
+    case .inProgress(let passed, let total):
+      return "  \(name) \(style.yellow("● in progress"))   \(passed)/\(total) tests pass\(used)"
+    case .notStarted(let passed, let total):
+      return "  \(name) \(style.dim("○ not started"))   \(passed)/\(total) tests pass\(used)"
+    case .broken(let reason): return "  \(name) \(style.red("✘ broken"))        \(reason)\(used)"
+    }
+  }
+
+  static func progressBar(solved: Int, total: Int, width: Int = 28) -> String {
+    let filled = total == 0 ? 0 : width * solved / total
+    return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
+  }
+
+  private func nextStep(_ rows: [(Stage, StageProgress)], _ report: StageReport?) -> String {
+    guard let (stage, progress) = rows.first(where: { !$0.1.isSolved }) else {
+      return style.bold("Every stage is solved.")
+        + " Compare your code with Solutions/, or run `swift test --skip Lesson` to see every reference pass."
+    }
+    let run = "swift test --filter \(stage.lessonModule)"
+    if case .broken = progress {
+      return style.bold("Next:") + " \(stage.lessonModule)'s tests crashed or hung. Run `\(run)` and look at the "
+        + "last test that started: a force unwrap, fatalError or an await that never returns is the usual cause."
+    }
+    guard let task = report?.firstTask else {
+      return style.bold("Next:") + " read \(stage.doc), then run\n    swift run course check \(stage.number)\n"
+        + "  and fix what the first failure names."
+    }
+    return style.bold("Next:") + " stage \(stage.number), Task \(task.number) \"\(task.title)\".\n"
+      + "  Read \(task.section(in: stage)), then run\n"
+      + "    swift run course check \(stage.number)     (or `course watch \(stage.number)` to rerun on every save)\n"
+      + "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time."
+  }
+}

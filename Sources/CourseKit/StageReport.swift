@@ -1,0 +1,136 @@
+import Foundation
+
+/// One run of a stage's lesson suite, grouped by task: what `course check` and `course watch` show.
+///
+/// The parallel runner records failures in no fixed order; the report puts them
+/// in task order, each once, under the doc section that explains the task. A
+/// skipped test goes under the task its skip comment names (a stage skips a
+/// test until the earlier task it needs is done).
+struct StageReport {
+  /// One failure: the test and what its message says.
+  struct Failure: Equatable {
+    var test: String
+    var detail: String
+  }
+
+  /// A task with something to show.
+  struct Section: Equatable {
+    var task: StageTask
+    var failures: [Failure] = []
+    /// Tests skipped until this task is done.
+    var waiting: [String] = []
+  }
+
+  let stage: Stage
+  let result: SuiteResult
+  /// Tasks with failures or waiting tests, in task order.
+  private(set) var sections: [Section] = []
+  /// Failures whose messages name no task.
+  private(set) var unassigned: [Failure] = []
+  /// Skipped tests whose skip names no task.
+  private(set) var unassignedSkips: [String] = []
+
+  /// Groups a run's failures and skips by the tasks their messages name.
+  ///
+  /// - Parameter tasks: The stage doc's tasks; they give titles and order.
+  init(stage: Stage, tasks: [StageTask], result: SuiteResult) {
+    self.stage = stage
+    self.result = result
+    var byTask: [Int: Section] = [:]
+    func section(for reference: TaskReference) -> Int {
+      let task =
+        tasks.first { $0.number == reference.task }
+        ?? StageTask(number: reference.task, title: reference.title ?? "")
+      if byTask[task.number] == nil { byTask[task.number] = Section(task: task) }
+      return task.number
+    }
+    for note in result.failures {
+      if let reference = TaskReference.find(in: note) {
+        let failure = Failure(test: note.test, detail: reference.detail)
+        let number = section(for: reference)
+        if byTask[number]?.failures.contains(failure) == false { byTask[number]?.failures.append(failure) }
+      } else {
+        let failure = Failure(test: note.test, detail: note.messages.joined(separator: " "))
+        if !unassigned.contains(failure) { unassigned.append(failure) }
+      }
+    }
+    for note in result.skips {
+      if let reference = TaskReference.find(in: note) {
+        let number = section(for: reference)
+        if byTask[number]?.waiting.contains(note.test) == false { byTask[number]?.waiting.append(note.test) }
+      } else if !unassignedSkips.contains(note.test) {
+        unassignedSkips.append(note.test)
+      }
+    }
+    // Stable within a task, whatever order the runner took: by test name, then as recorded.
+    sections = byTask.keys.sorted().compactMap { byTask[$0] }.map { section in
+      var section = section
+      section.waiting.sort()
+      section.failures = section.failures.enumerated()
+        .sorted { ($0.element.test, $0.offset) < ($1.element.test, $1.offset) }.map(\.element)
+      return section
+    }
+  }
+
+  /// The task to work on: the first with a failure, or else the first that tests wait for.
+  var firstTask: StageTask? {
+    (sections.first { !$0.failures.isEmpty } ?? sections.first)?.task
+  }
+
+  /// The report as lines of text.
+  func lines(style: Style) -> [String] {
+    var lines = [style.bold("Stage \(stage.number) · \(stage.name)") + "   Lessons/\(stage.folder)", ""]
+    if result.allPassed {
+      lines.append(style.green("✔ Every test passes: all \(result.total) of them."))
+      return lines
+    }
+    if let reason = result.brokenReason {
+      lines.append(style.red("✘ The suite \(reason)."))
+      lines.append(
+        "  A force unwrap, fatalError or an await that never returns is the usual cause. "
+          + "Output: \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests"))")
+      lines.append("")
+    }
+    for section in sections {
+      lines.append(style.bold(section.task.heading) + "   " + style.dim(section.task.section(in: stage)))
+      lines += Self.failureLines(section.failures, style: style)
+      if !section.waiting.isEmpty {
+        lines.append(
+          "  " + style.dim("… \(section.waiting.count) test(s) skipped until this task is done: ")
+            + SuiteResult.list(section.waiting))
+      }
+      lines.append("")
+    }
+    if !unassigned.isEmpty {
+      lines.append(style.bold("Failures that name no task"))
+      lines += Self.failureLines(unassigned, style: style)
+      lines.append("")
+    }
+    if !unassignedSkips.isEmpty {
+      lines.append(
+        style.dim("\(unassignedSkips.count) more test(s) skipped: ") + SuiteResult.list(unassignedSkips))
+      lines.append("")
+    }
+    lines.append(summary(style: style))
+    return lines
+  }
+
+  /// One line per distinct message: tests that fail with the same words share a line.
+  static func failureLines(_ failures: [Failure], style: Style) -> [String] {
+    var details: [String] = []
+    var tests: [String: [String]] = [:]
+    for failure in failures {
+      if tests[failure.detail] == nil { details.append(failure.detail) }
+      if tests[failure.detail]?.contains(failure.test) != true {
+        tests[failure.detail, default: []].append(failure.test)
+      }
+    }
+    return details.map { "  " + style.red("✘") + " \(SuiteResult.list(tests[$0] ?? [])): \($0)" }
+  }
+
+  /// "3 passed, 5 failed, 2 skipped (10 tests)".
+  func summary(style: Style) -> String {
+    style.green("\(result.passed) passed") + ", " + style.red("\(result.failed) failed") + ", "
+      + style.yellow("\(result.skipped) skipped") + " (\(result.total) tests)"
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// One task of a stage, as its doc's `### Task N: Title` heading under `## Tasks` gives it.
+public struct StageTask: Sendable, Equatable {
+  /// The task's number.
+  public var number: Int
+  /// The title after the number, such as `Map rows to products and back`.
+  public var title: String
+
+  /// Makes a task from its parts.
+  public init(number: Int, title: String) {
+    self.number = number
+    self.title = title
+  }
+
+  /// The heading's text, `Task 3: Map rows to products and back`.
+  public var heading: String { "Task \(number): \(title)" }
+
+  /// The heading's anchor as GitHub and most Markdown viewers make it:
+  /// `task-3-map-rows-to-products-and-back`.
+  public var anchor: String {
+    var slug = ""
+    for character in heading.lowercased() {
+      if character.isLetter || character.isNumber || character == "-" || character == "_" {
+        slug.append(character)
+      } else if character == " " {
+        slug.append("-")
+      }
+    }
+    return slug
+  }
+
+  /// Where to read about the task: `Docs/04-LocalPersistence.md#task-3-map-rows-to-products-and-back`.
+  public func section(in stage: Stage) -> String { "\(stage.doc)#\(anchor)" }
+
+  /// Reads `Task 3: Title` (the text of a heading); `nil` for any other text.
+  init?(heading text: String) {
+    guard text.hasPrefix("Task ") else { return nil }
+    let rest = text.dropFirst("Task ".count)
+    guard let colon = rest.firstIndex(of: ":"), let number = Int(rest[..<colon]) else { return nil }
+    self.init(number: number, title: rest[rest.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+  }
+}
+
+extension StageDoc {
+  /// The tasks: `### Task N: Title` headings in `## Tasks`, in order, outside fenced code blocks.
+  var tasks: [StageTask] {
+    var tasks: [StageTask] = []
+    var inFence = false
+    for line in section("Tasks") ?? [] {
+      if Self.isFence(line) { inFence.toggle() }
+      guard !inFence, line.hasPrefix("### ") else { continue }
+      if let task = StageTask(heading: line.dropFirst(4).trimmingCharacters(in: .whitespaces)) { tasks.append(task) }
+    }
+    return tasks
+  }
+}
+
+extension Workspace {
+  /// The stage's tasks, read from its doc; empty when the doc is missing or has none.
+  func tasks(of stage: Stage) -> [StageTask] {
+    guard let markdown = try? String(contentsOf: url(stage.doc), encoding: .utf8) else { return [] }
+    return StageDoc(markdown: markdown).tasks
+  }
+
+  /// The stage whose number is `number` (`4` and `04` alike), or the usage error naming the stages there are.
+  func stage(numbered number: String) throws -> Stage {
+    let all = stages()
+    guard let wanted = Int(number), let stage = all.first(where: { Int($0.number) == wanted }) else {
+      throw CourseError.usage(
+        "No stage \(number). The stages are \(all.map(\.number).joined(separator: ", ")).")
+    }
+    return stage
+  }
+}

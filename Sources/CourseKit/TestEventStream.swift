@@ -1,0 +1,119 @@
+import Foundation
+
+/// What swift-testing wrote to its event stream during one test run.
+///
+/// `swift test --experimental-event-stream-output <path>
+/// --experimental-event-stream-version 0` makes the testing library write one
+/// JSON record per line as the run goes: first a `test` record for every test
+/// function and suite, then `event` records (`runStarted`, `testStarted`,
+/// `issueRecorded`, `testEnded`, `runEnded`, …). The schema is swift-testing's
+/// Documentation/ABI/JSON.md, version 0, which every Swift 6 toolchain writes.
+/// SwiftPM 6.0 knows only the `--experimental-` spelling of the two options;
+/// later versions accept it too.
+///
+/// Records are read independently; a line that does not decode (the last one of
+/// a run that was killed mid-write) or has an unknown kind is skipped, as the
+/// schema asks.
+struct TestEventStream {
+  /// One test function, in the order the stream declared it.
+  struct Function: Equatable {
+    var id: String
+    var name: String
+  }
+
+  /// Every test function of the run (a parameterized function is one).
+  private(set) var functions: [Function] = []
+  /// Test ids with a failing issue, in the order of their first one.
+  private(set) var failedIDs: [String] = []
+  /// Ids of test functions the run skipped (a `.enabled(if:)` trait said no), in order.
+  private(set) var skippedIDs: [String] = []
+  /// Ids of test functions that started and did not end, in the order they started.
+  private(set) var runningIDs: [String] = []
+  /// Whether the run reached its end; no `runEnded` means the process died or was stopped.
+  private(set) var runEnded = false
+  /// What each failing issue said, in the order recorded: the test's id and the issue's messages.
+  private(set) var failures: [(testID: String, messages: [String])] = []
+  /// What each skip said (its comment, in the runner's words), by test id, in order.
+  private(set) var skips: [(testID: String, messages: [String])] = []
+  private var names: [String: String] = [:]
+
+  /// Reads the stream's JSON Lines.
+  init(jsonLines: String) {
+    let decoder = JSONDecoder()
+    // Split the bytes, not the characters: a stream can run to megabytes.
+    for line in Data(jsonLines.utf8).split(separator: UInt8(ascii: "\n")) {
+      guard let record = try? decoder.decode(Record.self, from: line) else { continue }
+      read(record)
+    }
+  }
+
+  /// The function's name for an id, or the id itself for a suite or an unknown id.
+  func name(of id: String) -> String { names[id] ?? id }
+
+  private mutating func read(_ record: Record) {
+    let payload = record.payload
+    switch (record.kind, payload.kind) {
+    case ("test", "function"):
+      guard let id = payload.id, let name = payload.name else { return }
+      functions.append(Function(id: id, name: name))
+      names[id] = name
+    case ("test", _):
+      if let id = payload.id, let name = payload.name { names[id] = name }
+    case ("event", "testStarted"):
+      if let id = payload.testID, functions.contains(where: { $0.id == id }) { runningIDs.append(id) }
+    case ("event", "testEnded"):
+      runningIDs.removeAll { $0 == payload.testID }
+    case ("event", "testSkipped"):
+      if let id = payload.testID, functions.contains(where: { $0.id == id }), !skippedIDs.contains(id) {
+        skippedIDs.append(id)
+        skips.append((id, payload.texts))
+      }
+    case ("event", "issueRecorded"):
+      guard let issue = payload.issue, issue.isFailure ?? !issue.isKnown else { return }
+      let id = payload.testID ?? "the test run"
+      if !failedIDs.contains(id) { failedIDs.append(id) }
+      failures.append((id, payload.texts))
+    case ("event", "runEnded"):
+      runEnded = true
+    default:
+      break
+    }
+  }
+
+  private struct Record: Decodable {
+    var kind: String
+    var payload: Payload
+  }
+
+  private struct Payload: Decodable {
+    var kind: String
+    /// Test records: the test's id and unqualified name.
+    var id: String?
+    var name: String?
+    /// Event records: the test the event belongs to.
+    var testID: String?
+    var issue: Issue?
+    /// Event records: what the event says in words; for an issue, the expectation
+    /// that failed, then its comments, each a message of its own.
+    var messages: [Message]?
+    /// Event records of an issue or a skip: its comments, without the runner's wording.
+    /// Underscored (not yet stable) in schema 0, so only a better source than `messages`.
+    var _comments: [String]?
+
+    /// The messages, then every comment that no message repeats.
+    var texts: [String] {
+      let texts = (messages ?? []).map(\.text)
+      return texts + (_comments ?? []).filter { !texts.contains($0) }
+    }
+  }
+
+  private struct Message: Decodable {
+    var text: String
+  }
+
+  private struct Issue: Decodable {
+    var isKnown: Bool
+    /// Written from schema 6.3 on; a warning is not a failure.
+    var isFailure: Bool?
+  }
+}

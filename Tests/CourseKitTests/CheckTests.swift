@@ -1,0 +1,119 @@
+import CourseKit
+import Foundation
+import Testing
+
+/// `course check`: failures grouped by task, in task order, each once, with the doc section to read.
+struct CheckTests {
+  /// A lesson run as the parallel runner leaves it: Task 2's failure first, recorded three times
+  /// (a parameterized test), Task 1's from a stub, one failure naming no task, one test skipped for Task 1.
+  static let shuffled = CannedRun(
+    status: 1,
+    events: EventStreamFixture.run(
+      tests: ["b()", "a()", "c()", "d()"], failing: ["b()", "a()", "c()"], skipped: ["d()"], parameterized: ["b()"],
+      comments: [
+        "b()": #"Task 2 "Pass b" (Docs/01-Intro.md): expected b() to return 2, got 0"#,
+        "a()": "Caught error: Not done yet: Task 1 in Docs/01-Intro.md: return 1 from a()",
+        "c()": "c() should return 3",
+        "d()": #"Task 1 "Pass a" (Docs/01-Intro.md): skipped until a() returns 1"#,
+      ]))
+
+  @Test func groupsFailuresByTaskInTaskOrderEachOnce() throws {
+    let folder = try TemporaryWorkspace()
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: Self.shuffled))
+    #expect(status == 1, "a stage with failures exits 1")
+    let task1 = try #require(output.range(of: "Task 1: Pass a   Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    let task2 = try #require(output.range(of: "Task 2: Pass b   Docs/01-Intro.md#task-2-pass-b"), "\(output)")
+    #expect(task1.lowerBound < task2.lowerBound, "Task 1 comes before Task 2 whatever order the run took")
+    #expect(output.contains("✘ a(): not done yet: return 1 from a()"), "\(output)")
+    #expect(
+      output.components(separatedBy: "expected b() to return 2, got 0").count == 2,
+      "a failure recorded three times is shown once: \(output)")
+    #expect(output.contains("… 1 test(s) skipped until this task is done: d()"), "\(output)")
+    #expect(
+      output.contains("Failures that name no task\n  ✘ c(): Expectation failed: x c() should return 3"), "\(output)")
+    #expect(output.contains("0 passed, 3 failed, 1 skipped (4 tests)"), "\(output)")
+    #expect(output.contains("Next: Task 1, \"Pass a\": read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    #expect(output.contains("`swift run course hint 01 1`"), "\(output)")
+  }
+
+  @Test func testsThatFailAlikeShareALine() throws {
+    let folder = try TemporaryWorkspace()
+    let comment = #"Task 1 "Pass a" (Docs/01-Intro.md): the store must open first; it threw instead"#
+    let lesson = CannedRun(
+      status: 1,
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: CannedRun.tests,
+        comments: Dictionary(uniqueKeysWithValues: CannedRun.tests.map { ($0, comment) })))
+    let (_, output, _) = folder.run(.check(stage: "1"), answers: CannedRun.answer(lesson: lesson))
+    #expect(output.contains("✘ a(), b() and 1 more: the store must open first; it threw instead"), "\(output)")
+  }
+
+  @Test func withoutAStageItChecksTheFirstThatIsNotSolved() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    let (status, output, runner) = folder.run(.check(stage: nil)) { arguments in
+      switch StubCommandRunner.filter(arguments) {
+      case "Lesson01Tests\\.": CannedRun.allPass
+      case "Lesson02Tests\\.": Self.shuffled
+      default: CannedRun.answer()(arguments)
+      }
+    }
+    #expect(status == 1)
+    #expect(output.contains("Stage 02 · Next"), "\(output)")
+    #expect(!output.contains("Stage 01 · Intro"), "a solved stage is not shown: \(output)")
+    #expect(runner.recorded.compactMap(StubCommandRunner.filter) == ["Lesson01Tests\\.", "Lesson02Tests\\."])
+  }
+
+  @Test func aPassingStageExitsZeroAndNamesTheNextStage() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: .allPass))
+    #expect(status == 0)
+    #expect(output.contains("✔ Every test passes: all 3 of them."), "\(output)")
+    #expect(output.contains("Stage 01 is solved. Next: stage 02, Next: read Docs/02-Next.md"), "\(output)")
+  }
+
+  @Test func anUnknownStageIsAUsageError() throws {
+    let folder = try TemporaryWorkspace()
+    let (status, output, runner) = folder.run(.check(stage: "07"))
+    #expect(status == 1)
+    #expect(output.contains("No stage 07. The stages are 01."), "\(output)")
+    #expect(runner.recorded.isEmpty, "nothing is built for a stage that does not exist")
+  }
+
+  @Test func skipsABuildWhenNothingChangedSinceTheLastOne() throws {
+    let folder = try TemporaryWorkspace()
+    let first = folder.run(.check(stage: "01"))
+    #expect(first.runner.recorded.first == ["swift", "build", "--build-tests"])
+    let second = folder.run(.check(stage: "01"))
+    #expect(!second.runner.recorded.contains(["swift", "build", "--build-tests"]), "nothing changed, so no build")
+    try folder.write("Lessons/01-Intro/A.swift", "struct A {}\n")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)],
+      ofItemAtPath: folder.workspace.root.appendingPathComponent("Lessons/01-Intro/A.swift").path)
+    let third = folder.run(.check(stage: "01"))
+    #expect(third.runner.recorded.first == ["swift", "build", "--build-tests"], "a lesson file changed")
+  }
+
+  @Test func statusNamesTheFirstFailingTaskAndTheHintsUsed() throws {
+    let folder = try TemporaryWorkspace()
+    _ = folder.run(.hint(stage: "01", task: 2))
+    _ = folder.run(.hint(stage: "01", task: 2))
+    let (_, output, _) = folder.run(.status, answers: CannedRun.answer(lesson: Self.shuffled))
+    #expect(output.contains("0/4 tests pass   2 hints used"), "\(output)")
+    #expect(output.contains("Next: stage 01, Task 1 \"Pass a\".\n  Read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+  }
+
+  @Test func aCrashedSuiteSaysSoAndStillShowsWhatFailedBeforeIt() throws {
+    let folder = try TemporaryWorkspace()
+    let crashed = CannedRun(
+      status: 4, console: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], running: ["b()"], ended: false,
+        comments: ["a()": #"Task 1 "Pass a" (Docs/01-Intro.md): expected 1, got 0"#]))
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
+    #expect(status == 1)
+    #expect(
+      output.contains("✘ The suite crashed: Fatal error: Unexpectedly found nil while unwrapping an Optional value"),
+      "\(output)")
+    #expect(output.contains("✘ a(): expected 1, got 0"), "\(output)")
+  }
+}
