@@ -15,7 +15,9 @@ extension Course {
   /// Lines typed on standard input are instructor commands (`latency 500`);
   /// without a terminal, standard input may end at once and the server keeps running.
   /// Returns 0 once `interruption` is requested (Ctrl-C), after the port is closed.
-  func serve(_ options: ServeOptions) -> Int32 {
+  ///
+  /// - Parameter input: Reads the next line an instructor typed; `nil` at the end of the input.
+  func serve(_ options: ServeOptions, input: @escaping @Sendable () -> String? = { readLine() }) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let style = style
     let write = write
@@ -34,7 +36,7 @@ extension Course {
     write(Self.banner(server: server, style: style))
 
     let reader = Thread {
-      while let line = readLine() {
+      while let line = input() {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
         do throws(HTTPError) {
           write(server.perform(try ControlCommand.parse(line)) + "\n")
@@ -45,7 +47,7 @@ extension Course {
     }
     reader.start()
     // Ctrl-C (and SIGTERM, SIGHUP) reach `interruption`; see `Interruption.onSignals()`.
-    while !interruption.isRequested { Thread.sleep(forTimeInterval: 0.1) }
+    while !interruption.isRequested { pause(0.1) }
     write("\nStopping…\n")
     server.stop()
     write("Stopped.\n")
