@@ -20,7 +20,7 @@ import Synchronization
 /// answers over TCP. One thread accepts connections; each connection gets a
 /// thread of its own, which serves its requests one after another (keep-alive)
 /// until the client closes it, it stays idle for `idleTimeout`, or a request is
-/// refused.
+/// refused. At most `maxConnections` are open at once.
 ///
 /// ```swift
 /// let server = CatalogServer(.init(port: 0))
@@ -48,6 +48,8 @@ public final class CatalogServer: Sendable {
     public var idleTimeout: Duration
     /// How long a stalled answer waits for the client to give up before the server closes it.
     public var stallLimit: Duration
+    /// How many connections may be open at once; past it a new one is closed at once.
+    public var maxConnections: Int
     /// Hears each request, once it is over.
     public var log: @Sendable (RequestLogEntry) -> Void
     /// Hears what the server does by itself, such as coming back online after `offline 30`.
@@ -56,7 +58,7 @@ public final class CatalogServer: Sendable {
     public init(
       port: UInt16 = 8080, latency: Duration = .zero, failRate: Double = 0, offline: Bool = false,
       products: [JSONValue] = ProductFixtures.records, limits: HTTPLimits = HTTPLimits(),
-      idleTimeout: Duration = .seconds(15), stallLimit: Duration = .seconds(120),
+      idleTimeout: Duration = .seconds(15), stallLimit: Duration = .seconds(120), maxConnections: Int = 512,
       log: @escaping @Sendable (RequestLogEntry) -> Void = { _ in },
       notice: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -68,6 +70,7 @@ public final class CatalogServer: Sendable {
       self.limits = limits
       self.idleTimeout = idleTimeout
       self.stallLimit = stallLimit
+      self.maxConnections = maxConnections
       self.log = log
       self.notice = notice
     }
@@ -234,7 +237,9 @@ public final class CatalogServer: Sendable {
   private func serve(_ client: Socket) {
     let descriptor = client.descriptor
     let admitted = state.withLock { state in
-      guard !state.stopping, !state.offline else { return false }
+      guard !state.stopping, !state.offline, state.connections.count < configuration.maxConnections else {
+        return false
+      }
       state.connections[descriptor] = false
       return true
     }

@@ -90,6 +90,19 @@ struct CatalogServerTests {
           #expect([400, 413, 431, 501, 505].contains(status), "junk is refused, got \(status)")
         }
       }
+      // Requests that parse, with random targets and bodies: answered, never fatal.
+      let printable = Array(UInt8(33)...UInt8(126))
+      for _ in 0..<60 {
+        let path = (0..<Int.random(in: 0...40, using: &random)).map { _ in printable.randomElement(using: &random) ?? 47
+        }
+        let body = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let method = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "BREW"].randomElement(using: &random) ?? "GET"
+        let head =
+          "\(method) /products/\(String(decoding: path, as: UTF8.self)) HTTP/1.1\r\nHost: a\r\n"
+          + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let transcript = await RawClient.exchange(port: server.port, [Array(head.utf8) + body], responses: 1)
+        #expect(transcript?.closedByServer == true, "\(head.debugDescription) is answered and closed")
+      }
       let after = try #require(await RawClient.exchange(port: server.port, get("/products/1")))
       #expect(after.responses.map(\.status) == [200], "the server still answers after the junk")
     }
@@ -110,6 +123,18 @@ struct CatalogServerTests {
     try await withServer(offline: true) { server, _ in
       #expect(server.port != 0, "the port is chosen even offline")
       #expect(await RawClient.isRefused(port: server.port))
+    }
+  }
+
+  @Test func closesConnectionsPastTheLimitAtOnce() async throws {
+    let configuration = CatalogServer.Configuration(port: 0, maxConnections: 1)
+    try await CatalogServer.withRunning(configuration) { server in
+      let port = server.port
+      // The server accepts in arrival order, so the held connection is the one admitted.
+      let held = try #require(await offThePool { Socket.connect(toLoopbackPort: port).map(HeldSocket.init) })
+      let second = try #require(await RawClient.exchange(port: port, get("/products/1")))
+      #expect(second.responses.isEmpty && second.closedByServer, "a second connection is closed unanswered")
+      withExtendedLifetime(held) {}
     }
   }
 

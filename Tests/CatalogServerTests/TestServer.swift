@@ -136,3 +136,11 @@ struct SplitMix64: RandomNumberGenerator {
 func get(_ target: String, _ extra: String = "") -> String {
   "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)\r\n"
 }
+
+/// Keeps a connection open while a test does something else.
+///
+/// `@unchecked Sendable`: the test only holds it; no thread reads or writes the socket.
+final class HeldSocket: @unchecked Sendable {
+  let socket: Socket
+  init(_ socket: Socket) { self.socket = socket }
+}
