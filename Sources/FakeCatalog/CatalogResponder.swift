@@ -141,7 +141,14 @@ public final class CatalogResponder: Sendable {
     }
   }
 
+  /// The store's answer. A read is answered from a copy of the store taken under
+  /// the lock (the records are copied on write, so the copy is cheap) and encoded
+  /// outside it, so concurrent reads do not queue behind each other's JSON encoding.
   private func storeReply(to request: RecordedRequest) -> Reply {
-    state.withLock { $0.store.reply(to: request) }
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return state.withLock { $0.store.reply(to: request) }
+    }
+    var snapshot = state.withLock { $0.store }
+    return snapshot.reply(to: request)
   }
 }
