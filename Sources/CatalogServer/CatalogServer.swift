@@ -269,7 +269,8 @@ public final class CatalogServer: Sendable {
 
   var isStopping: Bool { state.withLock { $0.stopping } }
 
-  /// The responder's answer, waited for on the connection's own thread.
+  /// The responder's answer, with any latency waited out on the connection's own
+  /// thread, so answering never needs a thread of Swift's cooperative pool.
   func respond(to request: RecordedRequest) -> CatalogOutcome {
     let ambient: [Fault] = state.withLock { state in
       var faults: [Fault] = []
@@ -279,16 +280,13 @@ public final class CatalogServer: Sendable {
       }
       return faults
     }
-    let box = OutcomeBox()
-    let done = DispatchSemaphore(value: 0)
-    let responder = responder
-    Task {
-      let outcome = await responder.respond(to: request, adding: ambient)
-      box.value.withLock { $0 = outcome }
-      done.signal()
+    let decision = responder.decide(request, adding: ambient)
+    let deadline = ContinuousClock.now + decision.delay
+    while ContinuousClock.now < deadline {
+      guard !isStopping else { return .cancelled }
+      Thread.sleep(forTimeInterval: min(0.05, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000))
     }
-    done.wait()
-    return box.value.withLock { $0 } ?? .offline
+    return responder.outcome(of: decision)
   }
 
   // MARK: Offline and online
@@ -338,9 +336,4 @@ private final class Handover<Value>: @unchecked Sendable {
     defer { value = nil }
     return value
   }
-}
-
-/// Carries the responder's answer from its task to the waiting connection thread.
-private final class OutcomeBox: Sendable {
-  let value = Mutex<CatalogOutcome?>(nil)
 }

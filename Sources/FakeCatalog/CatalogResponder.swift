@@ -91,6 +91,15 @@ public final class CatalogResponder: Sendable {
 
   // MARK: Answering
 
+  /// What a request will get, decided before any waiting.
+  public struct Decision: Sendable {
+    /// How long to wait before answering: every latency aimed at the request, added up.
+    public let delay: Duration
+    /// The fault that decides the answer, if any.
+    let decisive: Fault?
+    let request: RecordedRequest
+  }
+
   /// Records the request, applies the faults aimed at it, and decides the answer.
   ///
   /// - Parameters:
@@ -99,6 +108,21 @@ public final class CatalogResponder: Sendable {
   ///     injected ones: a server's standing latency or a failure it drew at random.
   /// - Returns: What the transport should do.
   public func respond(to request: RecordedRequest, adding ambient: [Fault] = []) async -> CatalogOutcome {
+    let decision = decide(request, adding: ambient)
+    if decision.delay > .zero {
+      do {
+        try await sleep(decision.delay)
+      } catch {
+        return .cancelled
+      }
+    }
+    return outcome(of: decision)
+  }
+
+  /// The first half of `respond(to:adding:)`, for a transport that waits out
+  /// `delay` itself, such as a server thread that may block: records the
+  /// request and uses up the faults aimed at it.
+  public func decide(_ request: RecordedRequest, adding ambient: [Fault] = []) -> Decision {
     let faults: [Fault] = state.withLock { state in
       if keepsRequests { state.requests.append(request) }
       return state.takeFaults(for: request.route) + ambient
@@ -107,15 +131,15 @@ public final class CatalogResponder: Sendable {
       if case .latency(let duration) = fault { return total + duration }
       return total
     }
-    if delay > .zero {
-      do {
-        try await sleep(delay)
-      } catch {
-        return .cancelled
-      }
-    }
     let decisive = faults.first { if case .latency = $0 { false } else { true } }
-    switch decisive {
+    return Decision(delay: delay, decisive: decisive, request: request)
+  }
+
+  /// The second half of `respond(to:adding:)`, once `decision.delay` has passed:
+  /// the answer, reading or changing the records as the request asks.
+  public func outcome(of decision: Decision) -> CatalogOutcome {
+    let request = decision.request
+    switch decision.decisive {
     case .offline?: return .offline
     case .timeout?: return .timeout
     case .status(let status, let message, let headers)?:

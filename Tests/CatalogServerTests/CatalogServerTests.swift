@@ -167,6 +167,17 @@ struct CatalogServerTests {
     }
   }
 
+  /// Waits 200 ms on the real clock: the server's own latency is what is tested.
+  @Test func latencyDelaysEveryAnswer() async throws {
+    try await withServer { server, log in
+      #expect(server.perform(.latency(.milliseconds(200))) == "Every answer now waits 200 ms.")
+      let transcript = try #require(await RawClient.exchange(port: server.port, get("/products/1")))
+      #expect(transcript.responses.map(\.status) == [200])
+      let took = try #require(log.all.first?.duration)
+      #expect(took >= .milliseconds(200), "the answer waited at least 200 ms, took \(took)")
+    }
+  }
+
   @Test func failRateOneFailsEveryRequestAndZeroNone() async throws {
     try await withServer(failRate: 1) { server, _ in
       let failing = try #require(await RawClient.exchange(port: server.port, get("/products/1")))
