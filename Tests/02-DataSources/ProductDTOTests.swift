@@ -34,7 +34,7 @@ struct ProductDTOTests {
       guide.task(2, "92 real records have no brand; expected 92 products with brand nil, got \(withoutBrand.count)"))
     #expect(
       products.first?.brand == "Essence",
-      guide.task(2, "product 1's brand is Essence, got \(String(describing: products.first?.brand))"))
+      guide.task(2, "product 1's brand is Essence, got \(shown(products.first?.brand as Any))"))
   }
 
   @Test func keepsPricesAsExactMoney() async throws {
