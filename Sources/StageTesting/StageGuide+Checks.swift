@@ -31,10 +31,11 @@ extension StageGuide {
     throw thrown  // Not reached: the failed #require has stopped the test.
   }
 
-  /// A comment for `task`, or, when `error` is a lesson stub's "not done yet" for
-  /// another task, for that task: the test fails because it is unfinished.
+  /// A comment for `task`, or, when `error` is a lesson stub's "not done yet",
+  /// for the stub's task, saying first that it is unfinished: the test fails
+  /// because of that, whichever task it checks.
   public func task(_ number: Int, _ message: String, blaming error: (any Error)?) -> Comment {
-    guard let error, let unfinished = unfinishedTask(in: error), unfinished != number, tasks[unfinished] != nil else {
+    guard let error, let unfinished = unfinishedTask(in: error), tasks[unfinished] != nil else {
       return task(number, message)
     }
     return task(unfinished, "\(Self.unfinishedPrefix(unfinished))\(message)")

@@ -40,6 +40,67 @@ func openDatabase(
   ) { try SQLiteProductLocalDataSource(path: path) }
 }
 
+/// Saves through the data source, or stops the test with one issue naming Task 4
+/// (or the unfinished task whose stub threw): a `SQLiteError` from `save(_:)` is Task 4's.
+func save(
+  _ products: [Product], to local: SQLiteProductLocalDataSource, _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await guide.attempt(4, what, sourceLocation: sourceLocation) { try await local.save(products) }
+}
+
+/// Reads every product through the data source, or stops the test naming Task 5.
+func readAll(
+  _ local: SQLiteProductLocalDataSource, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [Product] {
+  try await guide.attempt(5, what, sourceLocation: sourceLocation) { try await local.products() }
+}
+
+/// The rows of the file at `path` as `ProductRow` reads them, by id, through a
+/// connection of the test's own: what `save(_:)` wrote, whatever `products()` does.
+func storedProducts(at path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Product] {
+  let readRow: (SQLiteStatement) throws -> ProductRow = ProductRow.init(statement:)
+  return try await guide.attempt(
+    3, "the saved rows should read back through ProductRow(statement:) on a second connection",
+    sourceLocation: sourceLocation
+  ) {
+    try SQLiteConnection(path: path).prepare("SELECT \(ProductRow.columns) FROM products ORDER BY id")
+      .query { try readRow($0) }.map { try $0.toDomain() }
+  }
+}
+
+/// Whether your migrations give a table that refuses a row with stock -1 (Task 1's CHECK).
+func tableRefusesANegativeStock() -> Bool {
+  let outcome = Result {
+    let database = try SQLiteConnection(path: ":memory:")
+    try database.migrate(SQLiteProductLocalDataSource.migrations)
+    try database.prepare(
+      """
+      INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
+      VALUES (1, 'Lamp', '', 'test', '1', 0, 0, -1, NULL, 0)
+      """
+    ).run()
+  }
+  return isConstraintFailure(outcome.failure)
+}
+
+/// The comment for a save of a product with stock -1 that did not fail with
+/// SQLITE_CONSTRAINT: Task 4's when the table has the CHECK, so the error was
+/// swallowed; Task 1's when the table lacks it.
+func negativeStockComment(_ outcome: Result<Void, any Error>) -> Comment {
+  let got = outcome.map { _ in "no error" }.described
+  guard tableRefusesANegativeStock() else {
+    return guide.task(
+      1, "a product with stock -1 must break the table's CHECK (stock >= 0): expected SQLITE_CONSTRAINT, got \(got)",
+      blaming: outcome.failure)
+  }
+  let swallowed =
+    outcome.failure == nil ? ": the table refuses stock -1, so is an error swallowed (try?) in the loop?" : ""
+  return guide.task(
+    4, "save(_:) should throw the SQLiteError (SQLITE_CONSTRAINT) of a product with stock -1, got \(got)\(swallowed)",
+    blaming: outcome.failure)
+}
+
 /// Whether `error` is SQLite's constraint failure (a CHECK, NOT NULL or UNIQUE that said no).
 func isConstraintFailure(_ error: (any Error)?) -> Bool {
   (error as? SQLiteError)?.code == .constraint
