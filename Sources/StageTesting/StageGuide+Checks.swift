@@ -96,7 +96,8 @@ extension Result {
 
 /// `value` as a message shows it: `String(describing:)` without the `Optional(…)`
 /// wrappers, so `.http(status: 404, message: Optional("Not found"))` reads
-/// `.http(status: 404, message: "Not found")`.
+/// `.http(status: 404, message: "Not found")`, and without the `\'` a string's
+/// debug form writes for `'`.
 public func shown(_ value: Any) -> String {
   var text = String(describing: value)
   var searchStart = text.startIndex
@@ -126,7 +127,7 @@ public func shown(_ value: Any) -> String {
     text.replaceSubrange(open.lowerBound...index, with: inner)
     searchStart = open.lowerBound
   }
-  return text
+  return text.replacingOccurrences(of: "\\'", with: "'")  // A string's debug form escapes ' as \'.
 }
 
 /// The stored properties in which two values differ, as `name: expected …, got …`,
