@@ -70,7 +70,7 @@ struct RemoteDataSourceTests {
     }
     #expect(
       page == ProductPage(products: [], total: 0, skip: 0, limit: 0),
-      guide.task(4, "expected an empty page with total, skip and limit 0, got \(page)")
+      guide.task(4, "expected an empty page with total, skip and limit 0, got \(shown(page))")
     )
   }
 

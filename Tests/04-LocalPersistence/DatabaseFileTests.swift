@@ -101,7 +101,9 @@ struct DatabaseFileTests {
     #expect(
       error?.code == .notADatabase && error?.message.contains("not a database") == true,
       guide.task(
-        1, "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened)")
+        1,
+        "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened.described)"
+      )
     )
   }
 }
