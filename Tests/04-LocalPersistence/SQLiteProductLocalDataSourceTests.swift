@@ -159,9 +159,12 @@ struct SQLiteProductLocalDataSourceTests {
     let local = try await openDatabase(file.path)
     try await save([.sample(id: 1, title: "Old")], to: local, "saving product 1 to a file")
     // A column of a later version, filled in through the test's own connection: save(_:) does not list it.
-    let other = try SQLiteConnection(path: file.path)
-    try other.execute("ALTER TABLE products ADD COLUMN note TEXT")
-    try other.execute("UPDATE products SET note = 'kept' WHERE id = 1")
+    let other = try await guide.attempt(1, "a second connection should add a column note to products, set on row 1") {
+      let other = try SQLiteConnection(path: file.path)
+      try other.execute("ALTER TABLE products ADD COLUMN note TEXT")
+      try other.execute("UPDATE products SET note = 'kept' WHERE id = 1")
+      return other
+    }
     try await save([.sample(id: 1, title: "New")], to: local, "saving product 1 again")
     let rows = try other.prepare("SELECT title, note FROM products WHERE id = 1").query {
       "\($0.text(at: 0) ?? "NULL"), note \($0.text(at: 1) ?? "NULL")"
@@ -185,8 +188,10 @@ struct SQLiteProductLocalDataSourceTests {
     let failed = await Result { try await local.save(batch) }
     #expect(isConstraintFailure(failed.failure), negativeStockComment(failed))
     // Counted through the test's own connection, so this checks Task 4 before products() works.
-    let rows = try SQLiteConnection(path: file.path).prepare("SELECT id, title FROM products ORDER BY id").query {
-      (id: Int($0.int64(at: 0)), title: $0.text(at: 1) ?? "")
+    let rows = try await guide.attempt(1, "a second connection should read id and title from products") {
+      try SQLiteConnection(path: file.path).prepare("SELECT id, title FROM products ORDER BY id").query {
+        (id: Int($0.int64(at: 0)), title: $0.text(at: 1) ?? "")
+      }
     }
     let expected = before.sorted { $0.id < $1.id }
     let unchanged = rows.map(\.id) == expected.map(\.id) && rows.map(\.title) == expected.map(\.title)
