@@ -58,7 +58,7 @@ let package = Package(
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
-    .target(name: "StageTesting"),
+    .target(name: "StageTesting", dependencies: ["LessonSupport"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CourseKit"),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),

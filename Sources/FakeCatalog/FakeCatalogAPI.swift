@@ -162,6 +162,8 @@ public final class FakeCatalogAPI: Sendable {
           body: Data("<html><body><h1>Wi-Fi login required</h1></body></html>".utf8)))
     case .body(let text)?:
       return .reply(Reply(status: 200, body: Data(text.utf8)))
+    case .statusWithBody(let status, let text)?:
+      return .reply(Reply(status: status, body: Data(text.utf8)))
     case .nonHTTPResponse?:
       var reply = state.withLock { $0.store.reply(to: request) }
       reply.isHTTP = false
