@@ -101,7 +101,7 @@ enum CatalogErrorMapper {
   // MARK: Task 4: map decoding and storage failures
 
   /// The domain error for a body that did not decode, naming where it failed,
-  /// such as `products[3].price: expected Double`.
+  /// such as `products[3].price: expected Decimal`.
   static func map(_ error: DecodingError) -> CatalogError {
     // TODO: Task 4. Switch over the four cases; start each text with the coding
     // path (for keyNotFound, the path and then the missing key), written as

@@ -123,7 +123,7 @@ enum CatalogErrorMapper {
   // MARK: Task 4: map decoding and storage failures
 
   /// The domain error for a body that did not decode, naming where it failed,
-  /// such as `products[3].price: expected Double`.
+  /// such as `products[3].price: expected Decimal`.
   static func map(_ error: DecodingError) -> CatalogError {
     switch error {
     case .keyNotFound(let key, let context):
