@@ -26,6 +26,7 @@ let stages: [Stage] = [
   Stage(number: "03", name: "DependencyInjection"),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
+  Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"]),
 ]
 
 // MARK: - Infrastructure
