@@ -26,6 +26,7 @@ let stages: [Stage] = [
   Stage(number: "03", name: "DependencyInjection"),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
+  Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"]),
 ]
 
 // MARK: - Infrastructure
@@ -58,7 +59,7 @@ let package = Package(
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
-    .target(name: "StageTesting"),
+    .target(name: "StageTesting", dependencies: ["LessonSupport"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
     .target(name: "CourseKit", dependencies: ["CatalogServer"]),

@@ -87,6 +87,7 @@ extension CatalogServer {
     case .truncatedBody: "the body stops halfway and the connection closes"
     case .nonJSONBody: "200 with an HTML page"
     case .body(let text): "200 with the body \(text)"
+    case .statusWithBody(let status, let text): "\(status) with the body \(text)"
     case .nonHTTPResponse: "an answer without HTTP"
     case .offline: "the connection closes without an answer"
     case .timeout: "no answer until the client gives up"

@@ -155,6 +155,8 @@ public final class CatalogResponder: Sendable {
           body: Data("<html><body><h1>Wi-Fi login required</h1></body></html>".utf8)))
     case .body(let text)?:
       return .reply(Reply(status: 200, body: Data(text.utf8)))
+    case .statusWithBody(let status, let text)?:
+      return .reply(Reply(status: status, body: Data(text.utf8)))
     case .nonHTTPResponse?:
       return .notHTTP(storeReply(to: request))
     case .truncatedBody?:

@@ -21,6 +21,8 @@ public enum Fault: Sendable, Hashable {
   case nonJSONBody
   /// Answers 200 with this exact body, for shapes the other faults do not cover.
   case body(String)
+  /// Answers with this HTTP status and this exact body, such as a proxy's HTML error page for a 502.
+  case statusWithBody(Int, body: String)
   /// Answers with a plain `URLResponse` that is not HTTP, as a `file:` or `data:` URL would.
   ///
   /// On a socket the body arrives with no status line and no headers.

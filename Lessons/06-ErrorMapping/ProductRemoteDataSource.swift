@@ -1,0 +1,14 @@
+/// Where products come from over the network. The view model and, from stage 03,
+/// the repository depend on this protocol, never on URLSession.
+protocol ProductRemoteDataSource: Sendable {
+  /// One page of the catalog.
+  ///
+  /// An empty page is a valid answer, not an error.
+  /// - Throws: Stage 06: `CatalogError`, or `CancellationError`.
+  func products(limit: Int, skip: Int) async throws -> ProductPage
+
+  /// One product by id.
+  ///
+  /// - Throws: `CatalogError.notFound` when there is none.
+  func product(id: Int) async throws -> Product
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// The app's repository: it answers from memory, from the disk store or from the
+/// network, as the caller's `CachePolicy` and the data's `MaxAge` decide.
+///
+/// - Memory answers repeat reads without touching the disk store.
+/// - A network answer is written through to memory and disk; a failed disk write
+///   is reported through `diagnostics`, never thrown.
+/// - Concurrent identical network requests share one call (`RequestCoalescer`).
+/// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
+actor CachingProductRepository: ProductRepository {
+  /// How many products the list screen shows.
+  static let pageSize = 30
+
+  /// What a network request is for; identical ones share one call.
+  enum Resource: Hashable, Sendable {
+    case list
+    case product(id: Int)
+  }
+
+  /// A network request: the resource, and whether its answer is written to the cache.
+  struct Fetch: Hashable, Sendable {
+    var resource: Resource
+    var storing: Bool
+  }
+
+  private let remote: any ProductRemoteDataSource
+  private let store: any ProductCacheStore
+  private let lifetimes: CacheLifetimes
+  private let now: @Sendable () -> Date
+  private let diagnostics: @Sendable (CacheDiagnostic) -> Void
+
+  // The memory tier.
+  private var memoryList: CacheEntry<[Product]>?
+  private var memoryProducts: [Int: CacheEntry<Product>] = [:]
+
+  /// The network requests in flight; not private, so tests can wait for callers to join.
+  let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
+  let productFlights = RequestCoalescer<Fetch, CacheEntry<Product>>()
+  private var revalidations: [Resource: Task<Void, Never>] = [:]
+
+  /// - Parameters:
+  ///   - remote: The network.
+  ///   - store: The disk tier.
+  ///   - lifetimes: The soft and hard ages of each kind of data.
+  ///   - now: The current wall-clock time.
+  ///   - diagnostics: Hears what went wrong without failing the call.
+  init(
+    remote: any ProductRemoteDataSource,
+    store: any ProductCacheStore,
+    lifetimes: CacheLifetimes = .standard,
+    now: @escaping @Sendable () -> Date,
+    diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in }
+  ) {
+    self.remote = remote
+    self.store = store
+    self.lifetimes = lifetimes
+    self.now = now
+    self.diagnostics = diagnostics
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    try await answer(
+      .list, policy: policy, maxAge: lifetimes.list,
+      cached: { try await self.cachedList() },
+      fetch: { storing in try await self.fetchList(storing: storing) })
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    try await answer(
+      .product(id: id), policy: policy, maxAge: lifetimes.product,
+      cached: { try await self.cachedProduct(id: id) },
+      fetch: { storing in try await self.fetchProduct(id: id, storing: storing) })
+  }
+
+  /// Returns when every background refresh started so far has finished.
+  ///
+  /// Tests await it instead of sleeping; an app never needs to.
+  func waitForRevalidations() async {
+    while let running = revalidations.values.first {
+      await running.value
+    }
+  }
+
+  // MARK: Task 3: read through memory, then disk
+
+  /// The cached list and the tier it came from: memory when it holds one,
+  /// otherwise the disk store, whose entry is then kept in memory.
+  ///
+  /// A failed disk read counts as a miss and is reported as `.readFailed`.
+  func cachedList() async throws -> (entry: CacheEntry<[Product]>, origin: Origin)? {
+    if let memoryList { return (memoryList, .memory) }
+    do {
+      guard let entry = try await store.cachedList() else { return nil }
+      keepInMemory(list: entry)
+      return (entry, .disk)
+    } catch {
+      diagnostics(.readFailed(error))
+      return nil
+    }
+  }
+
+  /// The cached product and its tier, found alone or in a cached list.
+  func cachedProduct(id: Int) async throws -> (entry: CacheEntry<Product>, origin: Origin)? {
+    if let entry = memoryProducts[id] { return (entry, .memory) }
+    do {
+      guard let entry = try await store.cachedProduct(id: id) else { return nil }
+      keepInMemory(product: entry)
+      return (entry, .disk)
+    } catch {
+      diagnostics(.readFailed(error))
+      return nil
+    }
+  }
+
+  /// Keeps a list, and each of its products, in memory unless memory holds something newer.
+  private func keepInMemory(list entry: CacheEntry<[Product]>) {
+    guard memoryList.map({ $0.fetchedAt <= entry.fetchedAt }) ?? true else { return }
+    memoryList = entry
+    for product in entry.value {
+      keepInMemory(product: CacheEntry(value: product, fetchedAt: entry.fetchedAt))
+    }
+  }
+
+  private func keepInMemory(product entry: CacheEntry<Product>) {
+    guard memoryProducts[entry.value.id].map({ $0.fetchedAt <= entry.fetchedAt }) ?? true else { return }
+    memoryProducts[entry.value.id] = entry
+  }
+
+  // MARK: Task 4: write through, and never hide a network answer
+
+  /// Keeps a network answer in memory and writes it to the disk store; a failed
+  /// write is reported as `.writeFailed`, never thrown.
+  func remember(list entry: CacheEntry<[Product]>) async throws {
+    keepInMemory(list: entry)
+    do {
+      try await store.saveList(entry.value, fetchedAt: entry.fetchedAt)
+    } catch {
+      diagnostics(.writeFailed(error))
+    }
+  }
+
+  func remember(product entry: CacheEntry<Product>) async throws {
+    keepInMemory(product: entry)
+    do {
+      try await store.saveProduct(entry.value, fetchedAt: entry.fetchedAt)
+    } catch {
+      diagnostics(.writeFailed(error))
+    }
+  }
+
+  // MARK: Task 5: decide by policy
+
+  /// The one place the policies are decided, for every kind of data.
+  ///
+  /// - Parameters:
+  ///   - cached: Reads the cache: the entry and its tier, or `nil`.
+  ///   - fetch: Asks the network; `true` writes the answer through to the cache.
+  private func answer<Value: Sendable>(
+    _ resource: Resource,
+    policy: CachePolicy,
+    maxAge: MaxAge,
+    cached: () async throws -> (entry: CacheEntry<Value>, origin: Origin)?,
+    fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
+  ) async throws -> RepositoryAnswer<Value> {
+    switch policy {
+    case .networkOnly:
+      return Self.fromNetwork(try await fetch(false))
+    case .cacheOnly:
+      // Stage 06: the domain error.
+      guard let usable = try await servable(cached, maxAge: maxAge) else { throw CatalogError.nothingCached }
+      return usable
+    case .networkFirst:
+      do {
+        return Self.fromNetwork(try await fetch(true))
+      } catch {
+        guard !(error is CancellationError), !Task.isCancelled else { throw error }
+        guard var fallback = try await servable(cached, maxAge: maxAge) else { throw error }
+        fallback.isStale = true
+        fallback.networkError = error as? CatalogError  // Stage 06: the screen says why.
+        return fallback
+      }
+    case .cacheFirst:
+      let usable = try await servable(cached, maxAge: maxAge)
+      if let usable, !usable.isStale { return usable }
+      do {
+        return Self.fromNetwork(try await fetch(true))
+      } catch {
+        guard !(error is CancellationError), !Task.isCancelled, var usable else { throw error }
+        usable.networkError = error as? CatalogError  // Stage 06: the screen says why.
+        return usable
+      }
+    case .staleWhileRevalidate:
+      if let usable = try await servable(cached, maxAge: maxAge) {
+        if usable.isStale { try revalidate(resource, fetch: fetch) }
+        return usable
+      }
+      return Self.fromNetwork(try await fetch(true))
+    }
+  }
+
+  /// The cached value as an answer, unless it is missing or past its hard age.
+  private func servable<Value: Sendable>(
+    _ cached: () async throws -> (entry: CacheEntry<Value>, origin: Origin)?,
+    maxAge: MaxAge
+  ) async throws -> RepositoryAnswer<Value>? {
+    guard let (entry, origin) = try await cached() else { return nil }
+    switch maxAge.freshness(fetchedAt: entry.fetchedAt, now: now()) {
+    case .fresh: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: false)
+    case .stale: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: true)
+    case .expired: return nil
+    }
+  }
+
+  private static func fromNetwork<Value>(_ entry: CacheEntry<Value>) -> RepositoryAnswer<Value> {
+    RepositoryAnswer(value: entry.value, origin: .network, fetchedAt: entry.fetchedAt, isStale: false)
+  }
+
+  // MARK: Task 6: revalidate in the background
+
+  /// Starts one background refresh of `resource`, unless one is already running.
+  private func revalidate<Value: Sendable>(
+    _ resource: Resource,
+    fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
+  ) throws {
+    guard revalidations[resource] == nil else { return }
+    revalidations[resource] = Task {
+      do {
+        _ = try await fetch(true)
+      } catch {
+        diagnostics(.revalidationFailed(error))
+      }
+      revalidations[resource] = nil
+    }
+  }
+
+  // MARK: Task 7: share one request
+
+  private func fetchList(storing: Bool) async throws -> CacheEntry<[Product]> {
+    try await listFlights.value(for: Fetch(resource: .list, storing: storing)) {
+      try await self.downloadList(storing: storing)
+    }
+  }
+
+  private func fetchProduct(id: Int, storing: Bool) async throws -> CacheEntry<Product> {
+    try await productFlights.value(for: Fetch(resource: .product(id: id), storing: storing)) {
+      try await self.downloadProduct(id: id, storing: storing)
+    }
+  }
+
+  // MARK: The network, finished
+
+  /// Asks the network for the first page, stamps it with `now`, and remembers it when `storing`.
+  private func downloadList(storing: Bool) async throws -> CacheEntry<[Product]> {
+    let page = try await remote.products(limit: Self.pageSize, skip: 0)
+    let entry = CacheEntry(value: page.products, fetchedAt: now())
+    if storing { try await remember(list: entry) }
+    return entry
+  }
+
+  private func downloadProduct(id: Int, storing: Bool) async throws -> CacheEntry<Product> {
+    let product = try await remote.product(id: id)
+    let entry = CacheEntry(value: product, fetchedAt: now())
+    if storing { try await remember(product: entry) }
+    return entry
+  }
+}

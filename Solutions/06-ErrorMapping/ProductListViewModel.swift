@@ -1,0 +1,176 @@
+import Foundation
+import Observation
+
+/// The product list screen's view model: one `state` value, `load()` and `retry()`.
+///
+/// It depends on `ProductRepository` only, and it is handed one; it never
+/// builds its own dependencies.
+///
+/// Stage 05: `lastUpdate` says when the shown products were fetched and whether
+/// they may be out of date, and `refresh()` (pull to refresh) asks the network.
+///
+/// Stage 06: a failure is a `CatalogError`, and the screen shows the sentence
+/// and the retry offer `message(for:)` gives it; products shown from the cache
+/// because the network failed come with a `notice`. A cancelled load shows nothing.
+@MainActor
+@Observable
+final class ProductListViewModel {
+  /// Everything the screen can show, one at a time.
+  enum State: Equatable, Sendable {
+    /// Nothing asked yet.
+    case idle
+    /// A load is running: show a spinner.
+    case loading
+    /// Products to list.
+    case loaded([Product])
+    /// The catalog answered with no products: show an empty state, not an error.
+    case empty
+    /// The load failed: show the message, and a Try Again button when it offers one.
+    case failed(FailureMessage)
+  }
+
+  /// Stage 06: what the screen shows for a failure.
+  struct FailureMessage: Equatable, Sendable {
+    /// The sentence a person reads.
+    var text: String
+    /// Whether a Try Again button can help.
+    var offersRetry: Bool
+  }
+
+  private(set) var state: State = .idle
+
+  /// Stage 05: where the shown products came from, when they were fetched, and
+  /// whether they may be out of date; `nil` until the first answer.
+  private(set) var lastUpdate: LastUpdate?
+
+  /// Stage 06: why the products on screen came from the cache, such as
+  /// "You're offline.", or `nil` when the network answered.
+  private(set) var notice: String?
+
+  /// Stage 05: what the screen says about the age of what it shows.
+  struct LastUpdate: Equatable, Sendable {
+    var fetchedAt: Date
+    var origin: Origin
+    var isStale: Bool
+  }
+
+  private let repository: any ProductRepository
+  private var isFetching = false
+
+  init(repository: any ProductRepository) {
+    self.repository = repository
+  }
+
+  /// Loads the products. A call while a load is running returns at once and
+  /// starts no second fetch. A cancelled load puts back the state it found.
+  func load() async {
+    await load(policy: .staleWhileRevalidate)
+  }
+
+  /// Stage 05: loads with `policy`; `load()` shows the cache at once, `refresh()` asks the network.
+  private func load(policy: CachePolicy) async {
+    guard !isFetching else { return }
+    isFetching = true
+    defer { isFetching = false }
+    let before = state
+    // Products on screen stay there while a refresh runs; the pull-to-refresh control shows progress.
+    if case .loaded = state {} else { state = .loading }
+    do {
+      let answer = try await repository.products(policy: policy)
+      lastUpdate = LastUpdate(fetchedAt: answer.fetchedAt, origin: answer.origin, isStale: answer.isStale)
+      notice = answer.networkError.map(Self.notice(for:))  // Stage 06
+      let products = answer.value
+      state = products.isEmpty ? .empty : .loaded(products)
+    } catch is CancellationError {
+      // Cancelled is not failed: SwiftUI cancels `.task` and `.refreshable`
+      // whenever the view goes away. Show what was there and say nothing.
+      state = before
+    } catch {
+      // Stage 06: the repository throws only CatalogError; anything else is a bug below it.
+      state = .failed(Self.message(for: error as? CatalogError ?? .invalidData("\(error)")))
+      notice = nil
+    }
+  }
+
+  /// Loads again after a failure; the Try Again button calls it.
+  func retry() async {
+    await load()
+  }
+
+  // MARK: Stage 05, Task 8: show how fresh it is
+
+  /// Pull to refresh: asks the network even when the cache is fresh. When the
+  /// network fails, the repository falls back to the cache, marked stale. A
+  /// cancelled refresh keeps what was shown, and its `lastUpdate`.
+  func refresh() async {
+    await load(policy: .networkFirst)
+  }
+
+  /// "Updated 5 minutes ago" for the shown products, or `nil` before the first answer.
+  func updatedText(now: Date) -> String? {
+    lastUpdate.map { Self.updatedText(fetchedAt: $0.fetchedAt, now: now) }
+  }
+
+  /// How long ago `fetchedAt` was, in whole units rounded down: "Updated just
+  /// now" under a minute (or for a time in the future), then minutes, hours and days.
+  static func updatedText(fetchedAt: Date, now: Date) -> String {
+    let seconds = Int(now.timeIntervalSince(fetchedAt).rounded(.down))
+    func ago(_ count: Int, _ unit: String) -> String {
+      "Updated \(count) \(unit)\(count == 1 ? "" : "s") ago"
+    }
+    switch seconds {
+    case ..<60: return "Updated just now"
+    case ..<3_600: return ago(seconds / 60, "minute")
+    case ..<86_400: return ago(seconds / 3_600, "hour")
+    default: return ago(seconds / 86_400, "day")
+    }
+  }
+
+  // MARK: Stage 06, Task 5: tell the user
+
+  /// The sentence a person reads for a failure, and whether to offer Try Again:
+  /// only when retrying can help (`CatalogError.isRetryable`).
+  ///
+  /// It never shows a status code alone, an `invalidData` text or an error's
+  /// description: those are for logs.
+  static func message(for error: CatalogError) -> FailureMessage {
+    let text =
+      switch error {
+      case .offline: "You're offline, or this network needs you to sign in. Check your connection and try again."
+      case .timedOut: "The catalog is taking too long to answer. Try again."
+      case .insecureConnection: "A secure connection to the catalog couldn't be made. Check the network you're on."
+      case .notFound: "This product is no longer in the catalog."
+      case .unauthorized: "Your session has ended. Sign in again to see the catalog."
+      case .rateLimited(let retryAfter): "Too many requests right now. Try again \(Self.wait(retryAfter))."
+      case .rejected(let status): "The catalog refused this request (error \(status))."
+      case .server(let status, _) where error.isRetryable:
+        "The catalog is having trouble (error \(status)). Try again in a moment."
+      case .server(let status, _): "The catalog can't answer this request (error \(status))."
+      case .invalidData: "The catalog sent data this app can't read."
+      case .storage(.full): "Your device is out of space. Free some space to keep products offline."
+      case .storage(.busy): "The app is busy. Try again."
+      case .storage: "The products saved on this device can't be read."
+      case .nothingCached: "No products saved yet. Connect to the internet to load them."
+      }
+    return FailureMessage(text: text, offersRetry: error.isRetryable)
+  }
+
+  /// What the screen says above products the cache showed because the network failed with `error`.
+  static func notice(for error: CatalogError) -> String {
+    switch error {
+    case .offline: "You're offline. Showing the products saved on this device."
+    case .rateLimited(let retryAfter): "Too many requests. Showing saved products; try again \(Self.wait(retryAfter))."
+    default: "The catalog couldn't be reached. Showing the products saved on this device."
+    }
+  }
+
+  /// "in 30 seconds", "in 2 minutes" (whole minutes, rounded up), or "in a moment" without a time.
+  static func wait(_ duration: Duration?) -> String {
+    guard let duration, duration > .zero else { return "in a moment" }
+    let (seconds, fraction) = duration.components
+    let total = seconds + (fraction > 0 ? 1 : 0)
+    if total < 60 { return "in \(total) second\(total == 1 ? "" : "s")" }
+    let minutes = (total + 59) / 60
+    return "in \(minutes) minute\(minutes == 1 ? "" : "s")"
+  }
+}

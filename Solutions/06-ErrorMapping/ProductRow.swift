@@ -1,0 +1,90 @@
+import CourseSQLite
+import Foundation
+
+/// A product as the `products` table stores it: the storage shape, mapped to
+/// and from the domain `Product`, which knows nothing of SQL.
+///
+/// Money is stored as decimal text ("9.99"), so any `Decimal` comes back exactly;
+/// dates as the `Date`'s own `timeIntervalSinceReferenceDate`, so they come back
+/// to the last bit.
+struct ProductRow: Equatable {
+  var id: Int64
+  var title: String
+  var description: String
+  var category: String
+  var price: String
+  var discountPercentage: Double
+  var rating: Double
+  var stock: Int64
+  var brand: String?
+  var thumbnail: String?
+  var updatedAt: Double
+
+  /// The columns in the order `values` binds them and `init(statement:)` reads them.
+  static let columns =
+    "id, title, description, category, price, discount_percentage, rating, stock, brand, thumbnail, updated_at"
+
+  /// The row that stores `product`.
+  init(_ product: Product) {
+    id = Int64(product.id)
+    title = product.title
+    description = product.description
+    category = product.category
+    price = product.price.description
+    discountPercentage = product.discountPercentage
+    rating = product.rating
+    stock = Int64(product.stock)
+    brand = product.brand
+    thumbnail = product.thumbnail?.absoluteString
+    updatedAt = product.updatedAt.timeIntervalSinceReferenceDate
+  }
+
+  /// Reads the current row of a statement that selected `columns`.
+  init(statement: SQLiteStatement) {
+    id = statement.int64(at: 0)
+    title = statement.text(at: 1) ?? ""
+    description = statement.text(at: 2) ?? ""
+    category = statement.text(at: 3) ?? ""
+    price = statement.text(at: 4) ?? ""
+    discountPercentage = statement.double(at: 5)
+    rating = statement.double(at: 6)
+    stock = statement.int64(at: 7)
+    brand = statement.text(at: 8)
+    thumbnail = statement.text(at: 9)
+    updatedAt = statement.double(at: 10)
+  }
+
+  /// The values to bind, in the order of `columns`.
+  var values: [SQLiteValue] {
+    [
+      .integer(id), .text(title), .text(description), .text(category), .text(price),
+      .real(discountPercentage), .real(rating), .integer(stock),
+      brand.map(SQLiteValue.text) ?? .null, thumbnail.map(SQLiteValue.text) ?? .null, .real(updatedAt),
+    ]
+  }
+
+  /// The domain product this row stores.
+  ///
+  /// - Throws: `LocalDataSourceError.corruptRow` when the price is not wholly a
+  ///   decimal number such as `9.99`.
+  func toDomain() throws -> Product {
+    // Decimal(string:) reads a prefix ("12abc" gives 12), so the whole text is checked first.
+    guard Self.isDecimalText(price), let money = Decimal(string: price) else {
+      throw LocalDataSourceError.corruptRow(id: id, reason: "price \"\(price)\" is not a decimal number")
+    }
+    return Product(
+      id: Int(id), title: title, description: description, category: category, price: money,
+      discountPercentage: discountPercentage, rating: rating, stock: Int(stock), brand: brand,
+      thumbnail: thumbnail.flatMap(URL.init(string:)),
+      updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt))
+  }
+
+  /// Whether `text` is what `Decimal.description` writes for an amount of 0 or
+  /// more: digits, then optionally a point and more digits, and nothing else.
+  static func isDecimalText(_ text: String) -> Bool {
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+  }
+}

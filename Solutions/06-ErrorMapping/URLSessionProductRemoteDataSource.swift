@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The real remote data source: the Catalog API over URLSession.
+///
+/// Stage 06: the boundary. Every failure leaves as a `CatalogError`, mapped by
+/// `CatalogErrorMapper`, or as `CancellationError`.
+struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
+  let baseURL: URL
+  let session: URLSession
+  /// Stage 06: the wall-clock time, to measure a `Retry-After` given as a date.
+  let now: @Sendable () -> Date
+
+  func products(limit: Int, skip: Int) async throws -> ProductPage {
+    try await mappingErrors { try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain() }
+  }
+
+  func product(id: Int) async throws -> Product {
+    try await mappingErrors { try await send(.product(id: id), as: ProductDTO.self).toDomain() }
+  }
+
+  /// Sends the endpoint's request, checks the response, and decodes the body.
+  private func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
+    let request = try endpoint.urlRequest(baseURL: baseURL)
+    let (data, response) = try await session.data(for: request)
+    guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
+    let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
+    if let failure = CatalogErrorMapper.map(status: http.statusCode, retryAfter: retryAfter, now: now()) {
+      throw failure
+    }
+    if let failure = CatalogErrorMapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
+      throw failure
+    }
+    return try JSONDecoder.catalog().decode(Body.self, from: data)
+  }
+
+  /// Stage 06: runs `work` and maps whatever it throws. A task cancelled while
+  /// its request failed is cancelled, whatever the failure was.
+  private func mappingErrors<Value>(_ work: () async throws -> Value) async throws -> Value {
+    do {
+      return try await work()
+    } catch {
+      if Task.isCancelled { throw CancellationError() }
+      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import CourseClock
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if SOLUTION
+  @testable import Solution06
+#else
+  @testable import Lesson06
+#endif
+
+/// Task 8: the app's own session, and the live wiring that retries on it.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct AppDependenciesTests {
+  static let makeConfiguration: () throws -> URLSessionConfiguration = AppDependencies.sessionConfiguration
+
+  @Test func theSessionGivesUpWhileAPersonStillWaits() {
+    let outcome = Result { try Self.makeConfiguration().timeoutIntervalForRequest }
+    let timeout = (try? outcome.get()) ?? 60
+    #expect(
+      timeout > 0 && timeout <= 20,
+      guide.task(
+        8,
+        "timeoutIntervalForRequest should be what a person waits for (at most 20 s), not the 60 s default; got \(brief(outcome))",
+        blaming: outcome))
+  }
+
+  @Test func noHTTPCacheUnderTheRepositorysCache() {
+    let outcome = Result { try Self.makeConfiguration() }
+    let configuration = try? outcome.get()
+    #expect(
+      configuration != nil && configuration?.urlCache == nil
+        && configuration?.requestCachePolicy == .reloadIgnoringLocalCacheData,
+      guide.task(
+        8,
+        "the app's session has no URLCache and ignores cached responses, so network-first means the network; got urlCache \(String(describing: configuration?.urlCache)), policy \(String(describing: configuration?.requestCachePolicy.rawValue)) from \(outcome)",
+        blaming: outcome))
+  }
+
+  @Test func theLiveWiringRetriesATransientFailure() async throws {
+    guard guide.requireTask1(for: 8), Policy.requireTask6(for: 8) else { return }
+    let api = FakeCatalogAPI()
+    api.inject(.status(503), on: .list, times: 1)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString).sqlite")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let clock = TestClock()
+    let built = Result {
+      try AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session, clock: clock)
+    }
+    let dependencies = try #require(
+      try? built.get(), guide.task(8, "live(…) should build the app, got \(built)", blaming: built))
+    let read = Task { try await dependencies.productRepository.products(policy: .networkOnly) }
+    // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
+    for _ in 1...20 {
+      guard await clock.waitForSleepers(count: 1, whileRunning: read) else { break }
+      clock.advance(by: .seconds(10))
+    }
+    read.cancel()
+    let outcome = await read.result
+    #expect(
+      (try? outcome.get().value.count) == 30 && api.requests.count == 2 && api.sharedSessionRequests.isEmpty,
+      guide.task(
+        7,
+        "live() wraps the remote source in RetryingProductRemoteDataSource: a 503, then the 30 products on the second request; got \(brief(outcome)) after \(api.requests.count) request(s)",
+        blaming: outcome))
+  }
+
+  @Test func theLiveWiringStartsAnEmptyCacheOverAnUnreadableFile() async throws {
+    let api = FakeCatalogAPI()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString).sqlite")
+    defer {
+      for suffix in ["", ".unreadable"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+    }
+    try Data("not a database, but long enough to be read as one".utf8).write(to: file)
+    let answer = await Result {
+      try await AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session)
+        .productRepository.products(policy: .networkOnly)
+    }
+    let movedAside = FileManager.default.fileExists(atPath: file.path + ".unreadable")
+    #expect(
+      (try? answer.get())?.value.count == 30 && movedAside,
+      guide.task(
+        8,
+        "over a file that is not a database, live() still moves it aside (stage 05's openOrReset(path:)) and answers the network's 30 products; got \(brief(answer)), \(movedAside ? "" : "no ")file at .unreadable",
+        blaming: answer))
+  }
+
+  @Test func aDatabaseThatCannotBeOpenedIsAStorageFailure() async throws {
+    let api = FakeCatalogAPI()
+    let missingFolder = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString)")
+    let built = Result {
+      try AppDependencies.live(
+        databasePath: missingFolder.appendingPathComponent("catalog.sqlite").path, baseURL: api.baseURL,
+        session: api.session)
+    }
+    #expect(
+      built.failure as? CatalogError == .storage(.unavailable),
+      guide.task(
+        4,
+        "live() over a file in a folder that does not exist fails to open it (SQLite's cantOpen): it should throw CatalogError.storage(.unavailable), got \(built)",
+        blaming: built))
+  }
+}

@@ -1,0 +1,325 @@
+import CourseFixtures
+import CourseSQLite
+import Foundation
+import StageTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if SOLUTION
+  @testable import Solution06
+#else
+  @testable import Lesson06
+#endif
+
+/// Task 1: each domain error says whether sending the request again can help.
+@Suite(.timeLimit(.minutes(1)))
+struct CatalogErrorTests {
+  static let retryable: [(CatalogError, Bool)] = [
+    (.offline, true),
+    (.timedOut, true),
+    (.rateLimited(retryAfter: nil), true),
+    (.rateLimited(retryAfter: .seconds(5)), true),
+    (.server(status: 500), true),
+    (.server(status: 502), true),
+    (.server(status: 503, retryAfter: .seconds(2)), true),
+    (.server(status: 504), true),
+    (.storage(.busy), true),
+    (.server(status: 501), false),
+    (.server(status: 505), false),
+    (.insecureConnection, false),
+    (.notFound, false),
+    (.unauthorized, false),
+    (.rejected(status: 409), false),
+    (.rejected(status: 422), false),
+    (.invalidData("products[0].price: expected Decimal"), false),
+    (.storage(.full), false),
+    (.storage(.damaged), false),
+    (.storage(.refused), false),
+    (.nothingCached, false),
+  ]
+
+  @Test(arguments: retryable)
+  func saysWhetherRetryingCanHelp(error: CatalogError, expected: Bool) {
+    #expect(
+      error.isRetryable == expected,
+      guide.task(1, "\(error).isRetryable should be \(expected), got \(error.isRetryable)"))
+  }
+}
+
+/// Task 2: every URLError code the app can meet has one domain error; cancellation stays cancellation.
+@Suite(.timeLimit(.minutes(1)))
+struct URLErrorMappingTests {
+  static let table: [(String, URLError.Code, CatalogError)] = [
+    ("notConnectedToInternet", .notConnectedToInternet, .offline),
+    ("networkConnectionLost", .networkConnectionLost, .offline),
+    ("cannotFindHost", .cannotFindHost, .offline),
+    ("cannotConnectToHost", .cannotConnectToHost, .offline),
+    ("dnsLookupFailed", .dnsLookupFailed, .offline),
+    ("internationalRoamingOff", .internationalRoamingOff, .offline),
+    ("dataNotAllowed", .dataNotAllowed, .offline),
+    ("timedOut", .timedOut, .timedOut),
+    ("secureConnectionFailed", .secureConnectionFailed, .insecureConnection),
+    ("serverCertificateUntrusted", .serverCertificateUntrusted, .insecureConnection),
+    ("serverCertificateHasBadDate", .serverCertificateHasBadDate, .insecureConnection),
+    ("serverCertificateHasUnknownRoot", .serverCertificateHasUnknownRoot, .insecureConnection),
+    ("serverCertificateNotYetValid", .serverCertificateNotYetValid, .insecureConnection),
+    ("clientCertificateRejected", .clientCertificateRejected, .insecureConnection),
+    ("clientCertificateRequired", .clientCertificateRequired, .insecureConnection),
+    ("userAuthenticationRequired", .userAuthenticationRequired, .unauthorized),
+  ]
+
+  @Test(arguments: table)
+  func mapsEachCode(name: String, code: URLError.Code, expected: CatalogError) {
+    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    #expect(
+      (try? outcome.get()) == expected,
+      guide.task(2, "URLError(.\(name)) should map to .\(expected), got \(outcome)", blaming: outcome))
+  }
+
+  @Test(arguments: [URLError.Code.badServerResponse, .cannotParseResponse, .zeroByteResource, .badURL])
+  func aResponseTheAppCannotUseIsInvalidData(code: URLError.Code) {
+    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    let isInvalidData =
+      if case .invalidData(let text)? = try? outcome.get() { !text.contains("Not done yet") } else { false }
+    #expect(
+      isInvalidData,
+      guide.task(2, "URLError code \(code.rawValue) should map to .invalidData, got \(outcome)", blaming: outcome))
+  }
+
+  @Test func cancelledStaysCancellation() {
+    let outcome = Result { try Mapper.urlError(URLError(.cancelled)) }
+    #expect(
+      outcome.failure is CancellationError,
+      guide.task(
+        2, "URLError(.cancelled) is not a failure: the mapper throws CancellationError, got \(outcome)",
+        blaming: outcome))
+  }
+}
+
+/// Task 3: statuses, Retry-After in both forms, and bodies that are not JSON.
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPMappingTests {
+  static let statuses: [(Int, CatalogError?)] = [
+    (200, nil), (204, nil),
+    (400, .rejected(status: 400)),
+    (401, .unauthorized), (403, .unauthorized),
+    (404, .notFound), (410, .notFound),
+    (408, .timedOut),
+    (409, .rejected(status: 409)),
+    (418, .rejected(status: 418)),
+    (422, .rejected(status: 422)),
+    (429, .rateLimited(retryAfter: nil)),
+    (500, .server(status: 500)), (501, .server(status: 501)), (502, .server(status: 502)),
+    (503, .server(status: 503)), (504, .server(status: 504)), (599, .server(status: 599)),
+  ]
+
+  @Test(arguments: statuses)
+  func mapsEachStatus(status: Int, expected: CatalogError?) {
+    let mapped = CatalogErrorMapper.map(status: status, retryAfter: nil, now: testDate)
+    #expect(
+      mapped == expected,
+      guide.task(
+        3,
+        "status \(status) without Retry-After should map to \(String(describing: expected)), got \(String(describing: mapped))",
+        blaming: String(describing: mapped)))
+  }
+
+  /// `now` + 90 s as an HTTP-date, in each of the three forms RFC 9110 allows.
+  static let in90Seconds = "Thu, 01 Jan 2026 00:01:30 GMT"
+
+  static let retryAfters: [(String?, Duration?, String)] = [
+    ("120", .seconds(120), "delta seconds"),
+    ("0", .zero, "zero seconds: try again now"),
+    (" 7 ", .seconds(7), "delta seconds with spaces around"),
+    (in90Seconds, .seconds(90), "an HTTP-date 90 s after now"),
+    ("Thursday, 01-Jan-26 00:01:30 GMT", .seconds(90), "the obsolete RFC 850 date form"),
+    ("Wed, 31 Dec 2025 23:59:00 GMT", nil, "a date in the past: no advice"),
+    ("Thu, 01 Jan 2026 00:00:00 GMT", nil, "a date equal to now: no advice"),
+    ("soon", nil, "malformed"),
+    ("-5", nil, "a negative number"),
+    ("1.5", nil, "a fraction"),
+    ("", nil, "empty"),
+    ("99999999999999999999999", nil, "a number too large to mean anything"),
+    (nil, nil, "no header"),
+  ]
+
+  @Test(arguments: retryAfters)
+  func readsRetryAfterOn429(header: String?, expected: Duration?, what: String) {
+    let mapped = CatalogErrorMapper.map(status: 429, retryAfter: header, now: testDate)
+    #expect(
+      mapped == .rateLimited(retryAfter: expected),
+      guide.task(
+        3,
+        "429 with Retry-After \(header.map { "\"\($0)\"" } ?? "missing") (\(what)), now \(testDate): expected .rateLimited(retryAfter: \(String(describing: expected))), got \(String(describing: mapped))",
+        blaming: String(describing: mapped)))
+  }
+
+  @Test func readsRetryAfterOn503Too() {
+    let mapped = CatalogErrorMapper.map(status: 503, retryAfter: "30", now: testDate)
+    #expect(
+      mapped == .server(status: 503, retryAfter: .seconds(30)),
+      guide.task(
+        3,
+        "503 with Retry-After \"30\" should keep the wait: .server(status: 503, retryAfter: 30 s), got \(String(describing: mapped))",
+        blaming: String(describing: mapped)))
+  }
+
+  static let bodies: [(String, String?, String)] = [
+    ("<html><body>Wi-Fi login required</body></html>", "text/html; charset=utf-8", "offline"),
+    ("<!DOCTYPE html><html></html>", "application/json", "offline"),
+    ("\n  <html></html>", nil, "offline"),
+    ("", "application/json", "invalidData"),
+    ("   \n", "application/json", "invalidData"),
+    ("Service temporarily unavailable", "text/plain", "invalidData"),
+    (#"{"products": []}"#, "application/json; charset=utf-8", "json"),
+    (#"{"products": []}"#, "APPLICATION/JSON", "json"),
+    (#"{"message": "x"}"#, "application/problem+json", "json"),
+    (#"[1, 2]"#, nil, "json"),
+  ]
+
+  @Test(arguments: bodies)
+  func tellsJSONFromAPageThatIsNot(body: String, contentType: String?, expected: String) {
+    let checked = CatalogErrorMapper.checkBody(Data(body.utf8), contentType: contentType)
+    let kind =
+      switch checked {
+      case nil: "json"
+      case .offline?: "offline"
+      case .invalidData(let text)? where !text.contains("Not done yet"): "invalidData"
+      default: "\(String(describing: checked))"
+      }
+    let why =
+      switch expected {
+      case "offline": "an HTML page where JSON was promised is a captive portal or a proxy: .offline"
+      case "invalidData": "a body that is empty or not JSON is .invalidData"
+      default: "JSON passes: nil"
+      }
+    #expect(
+      kind == expected,
+      guide.task(
+        3,
+        "a 200 with body \(body.debugDescription) and Content-Type \(contentType ?? "none"): \(why); got \(String(describing: checked))",
+        blaming: String(describing: checked)))
+  }
+}
+
+/// Task 4: a body that did not decode names where; SQLite result codes become storage failures.
+@Suite(.timeLimit(.minutes(1)))
+struct DecodingAndStorageMappingTests {
+  /// Decodes `json` as a page and maps the decoding error.
+  func mapDecoding(_ json: String) throws -> Result<CatalogError, any Error> {
+    let decoded = Result { try JSONDecoder.catalog().decode(ProductPageDTO.self, from: Data(json.utf8)) }
+    let error = try #require(decoded.failure as? DecodingError, "the JSON \(json) should not decode")
+    return Result { try Mapper.decoding(error) }
+  }
+
+  static let pages: [(String, String)] = [
+    (#"{"products": [], "total": 0, "skip": 0, "limit": "thirty"}"#, "limit"),
+    (#"{"total": 0, "skip": 0, "limit": 30}"#, "products"),
+    (#"{"products": [{"id": 1}], "total": 1, "skip": 0, "limit": 30}"#, "products[0]"),
+    (#"{"products": [], "total": null, "skip": 0, "limit": 30}"#, "total"),
+  ]
+
+  @Test(arguments: pages)
+  func namesWhereTheBodyWentWrong(json: String, path: String) throws {
+    let outcome = try mapDecoding(json)
+    let text = if case .invalidData(let text)? = try? outcome.get() { text } else { "" }
+    #expect(
+      text.hasPrefix(path) && !text.contains("Not done yet"),
+      guide.task(
+        4, "the body \(json) should map to .invalidData starting with its coding path \"\(path)\", got \(outcome)",
+        blaming: outcome))
+  }
+
+  @Test func namesANestedFieldWithItsIndex() throws {
+    var record = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoderless.firstRecord) as? [String: Any])
+    record["price"] = "free"
+    let body = try JSONSerialization.data(withJSONObject: [
+      "products": [record, record], "total": 2, "skip": 0, "limit": 30,
+    ])
+    let outcome = try mapDecoding(String(decoding: body, as: UTF8.self))
+    let text = if case .invalidData(let text)? = try? outcome.get() { text } else { "" }
+    #expect(
+      text.hasPrefix("products[0].price"),
+      guide.task(
+        4,
+        "a price of \"free\" in the first product should map to .invalidData starting with \"products[0].price\", got \(outcome)",
+        blaming: outcome))
+  }
+
+  @Test func malformedJSONIsInvalidData() throws {
+    let outcome = try mapDecoding(#"{"products": [{"id": 1,"#)
+    let isInvalid =
+      if case .invalidData(let text)? = try? outcome.get() { !text.contains("Not done yet") } else { false }
+    #expect(isInvalid, guide.task(4, "a truncated body should map to .invalidData, got \(outcome)", blaming: outcome))
+  }
+
+  static let codes: [(SQLiteResultCode, CatalogError)] = [
+    (.busy, .storage(.busy)),
+    (.locked, .storage(.busy)),
+    (.full, .storage(.full)),
+    (.corrupt, .storage(.damaged)),
+    (.notADatabase, .storage(.damaged)),
+    (.constraint, .storage(.refused)),
+    (.ioerr, .storage(.unavailable)),
+    (.cantOpen, .storage(.unavailable)),
+  ]
+
+  @Test(arguments: codes)
+  func mapsEachSQLiteCode(code: SQLiteResultCode, expected: CatalogError) {
+    let mapped = CatalogErrorMapper.map(SQLiteError(code: code, message: "injected"))
+    #expect(
+      mapped == expected,
+      guide.task(4, "an SQLite error \(code) should map to \(expected), got \(mapped)", blaming: "\(mapped)"))
+  }
+
+  @Test func aRealConstraintFailureIsRefusedStorage() throws {
+    let database = try SQLiteConnection(path: ":memory:")
+    _ = try database.migrate(SQLiteProductLocalDataSource.migrations)
+    var broken = firstPage[0]
+    broken.stock = -1
+    let saved = Result { try database.prepare(SQLiteProductLocalDataSource.upsert).run(ProductRow(broken).values) }
+    let error = try #require(
+      saved.failure as? SQLiteError, "a negative stock must break the CHECK constraint, got \(saved)")
+    let mapped = CatalogErrorMapper.map(error)
+    #expect(
+      mapped == .storage(.refused),
+      guide.task(
+        4, "SQLite's own CHECK failure (\(error.code)) should map to .storage(.refused), got \(mapped)",
+        blaming: "\(mapped)"))
+  }
+
+  @Test func theStoresOwnErrorsAreStorageFailures() async throws {
+    let store = try SQLiteProductLocalDataSource(path: ":memory:")
+    var negative = firstPage[0]
+    negative.price = -1
+    let saved = await Result { try await store.save([negative]) }
+    var row = ProductRow(firstPage[0])
+    row.price = "12abc"
+    let read = Result { try row.toDomain() }
+    let unsavable = try #require(
+      saved.failure as? LocalDataSourceError, "save(_:) must refuse a price of -1, got \(saved)")
+    let corrupt = try #require(
+      read.failure as? LocalDataSourceError, "a stored price of \"12abc\" must not read back, got \(read)")
+    let mapped = try [unsavable, corrupt].map { try CatalogErrorMapper.catalogError(from: $0, now: testDate) }
+    #expect(
+      mapped == [.storage(.refused), .storage(.damaged)],
+      guide.task(
+        4,
+        "the store's own errors are storage failures: \(unsavable) is refused, \(corrupt) is damaged; got \(mapped)"
+      ))
+  }
+}
+
+/// The first fixture record, as JSON bytes.
+enum JSONEncoderless {
+  static let firstRecord: Data = {
+    guard let records = try? JSONSerialization.jsonObject(with: ProductFixtures.data) as? [Any],
+      let first = records.first, let data = try? JSONSerialization.data(withJSONObject: first)
+    else { preconditionFailure("the fixture records are a JSON array") }
+    return data
+  }()
+}

@@ -1,0 +1,146 @@
+import CourseClock
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  @testable import Solution06
+#else
+  @testable import Lesson06
+#endif
+
+/// Task 5: the view model turns each domain error into a sentence and a retry offer.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct ProductListViewModelTests {
+  nonisolated static let every: [CatalogError] = [
+    .offline, .timedOut, .insecureConnection, .notFound, .unauthorized,
+    .rateLimited(retryAfter: .seconds(120)), .rateLimited(retryAfter: nil),
+    .rejected(status: 409), .server(status: 503), .server(status: 501),
+    .invalidData("products[3].price: expected Decimal"),
+    .storage(.busy), .storage(.full), .storage(.damaged), .storage(.refused), .storage(.unavailable),
+    .nothingCached,
+  ]
+
+  /// Words that belong in logs, never on a screen.
+  nonisolated static let internals = [
+    "URLError", "DecodingError", "SQLite", "invalidData", "products[3]", "Optional", "CatalogError",
+  ]
+
+  @Test(arguments: every)
+  func eachErrorHasASentenceForAPersonAndARetryOffer(error: CatalogError) {
+    let message = ProductListViewModel.message(for: error)
+    let leaked = Self.internals.filter { message.text.contains($0) }
+    #expect(
+      message.text.count > 10 && message.text.hasSuffix(".") && leaked.isEmpty,
+      guide.task(
+        5, "message(for: \(error)) should be a sentence a person reads, without \(leaked), got \"\(message.text)\"",
+        blaming: message.text))
+    guard guide.requireTask1(for: 5) else { return }
+    #expect(
+      message.offersRetry == error.isRetryable,
+      guide.task(
+        5,
+        "message(for: \(error)) should offer Try Again exactly when retrying can help (\(error.isRetryable)), got \(message.offersRetry)",
+        blaming: message.text))
+  }
+
+  @Test func differentTroublesReadDifferently() {
+    let kinds: [CatalogError] = [
+      .offline, .timedOut, .notFound, .unauthorized, .rateLimited(retryAfter: nil), .server(status: 503),
+      .invalidData("x"), .storage(.full), .nothingCached,
+    ]
+    let texts = kinds.map { ProductListViewModel.message(for: $0).text }
+    #expect(
+      Set(texts).count == kinds.count && !texts.contains { $0.contains("Not done yet") },
+      guide.task(
+        5,
+        "offline, timed out, not found, unauthorized, rate limited, server, invalid data, disk full and nothing cached each need their own sentence, got \(texts)",
+        blaming: texts))
+  }
+
+  @Test func offlineSaysSo() {
+    let text = ProductListViewModel.message(for: .offline).text
+    #expect(
+      text.lowercased().contains("offline") && !text.contains("Not done yet"),
+      guide.task(5, "the offline sentence should say \"offline\", got \"\(text)\"", blaming: text))
+  }
+
+  nonisolated static let waits: [(Duration?, String)] = [
+    (.seconds(30), "30 seconds"),
+    (.seconds(1), "1 second"),
+    (.seconds(60), "1 minute"),
+    (.seconds(120), "2 minutes"),
+    (.seconds(121), "3 minutes"),
+    (nil, "a moment"),
+  ]
+
+  @Test(arguments: waits)
+  func rateLimitedSaysWhenToTryAgain(retryAfter: Duration?, when: String) {
+    let text = ProductListViewModel.message(for: .rateLimited(retryAfter: retryAfter)).text
+    #expect(
+      text.contains("in \(when)"),
+      guide.task(
+        5, "rate limited with Retry-After \(String(describing: retryAfter)) should say \"in \(when)\", got \"\(text)\"",
+        blaming: text))
+  }
+
+  @Test func offlineWithCachedDataShowsTheDataAndSaysItIsOffline() async {
+    let cached = RepositoryAnswer(
+      value: firstPage, origin: .disk, fetchedAt: testDate, isStale: true, networkError: .offline)
+    let viewModel = ProductListViewModel(repository: SpyProductRepository(answers: [.success(cached)]))
+    await viewModel.refresh()
+    let notice = viewModel.notice ?? ""
+    #expect(
+      Bool(same(viewModel.state, .loaded(firstPage))) && notice.lowercased().contains("offline"),
+      guide.task(
+        5,
+        "offline with a cached list, the screen shows the 30 products and a notice that says offline; got \(viewModel.state), notice \(String(describing: viewModel.notice))",
+        blaming: notice))
+  }
+
+  @Test func aFreshAnswerClearsTheNotice() async {
+    let cached = RepositoryAnswer(
+      value: firstPage, origin: .disk, fetchedAt: testDate, isStale: true, networkError: .offline)
+    let fresh = RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: testDate, isStale: false)
+    let viewModel = ProductListViewModel(
+      repository: SpyProductRepository(answers: [.success(cached), .success(fresh)]))
+    await viewModel.refresh()
+    await viewModel.refresh()
+    #expect(
+      viewModel.notice == nil,
+      guide.task(5, "once the network answers, the offline notice goes, got \(String(describing: viewModel.notice))"))
+  }
+
+  @Test func aFailureShowsTheSentenceAndTheRetryOffer() async {
+    guard guide.requireTask1(for: 5) else { return }
+    let viewModel = ProductListViewModel(
+      repository: SpyProductRepository(answers: [.failure(CatalogError.server(status: 503))]))
+    await viewModel.load()
+    let expected = ProductListViewModel.message(for: .server(status: 503))
+    #expect(
+      Bool(same(viewModel.state, .failed(expected))) && expected.offersRetry
+        && !expected.text.contains("Not done yet"),
+      guide.task(
+        5,
+        "a 503 with nothing cached shows .failed with message(for: .server(status: 503)), which offers Try Again; got \(viewModel.state)",
+        blaming: expected))
+  }
+
+  @Test func aCancelledLoadShowsNoMessage() async {
+    let loaded = RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: testDate, isStale: false)
+    let repository = HoldingProductRepository(answer: loaded)
+    let viewModel = ProductListViewModel(repository: repository)
+    await viewModel.load()
+    let refresh = Task { await viewModel.refresh() }
+    let inFlight = await repository.held.waitForSleepers(count: 1, whileRunning: refresh)
+    refresh.cancel()
+    await refresh.value
+    #expect(
+      inFlight && Bool(same(viewModel.state, .loaded(firstPage))),
+      guide.task(
+        5,
+        "a cancelled refresh is not a failure: the screen keeps its 30 products and shows no message, got \(viewModel.state)"
+      ))
+  }
+}

@@ -1,0 +1,228 @@
+import CourseClock
+import StageTesting
+import Synchronization
+import Testing
+
+#if SOLUTION
+  @testable import Solution06
+#else
+  @testable import Lesson06
+#endif
+
+/// Task 7: the decorator retries the remote source on the injected clock, counts
+/// its attempts, keeps to the budget, and stops at once when cancelled.
+@Suite(.timeLimit(.minutes(1)))
+struct RetryingTests {
+  /// Base 1 s, at most 8 s per wait, Retry-After up to 10 s, 20 s in all, 4 attempts.
+  static let policy = RetryPolicy(
+    maxAttempts: 4, baseDelay: .seconds(1), maxDelay: .seconds(8), maxRetryAfter: .seconds(10),
+    budget: .seconds(20))
+
+  struct Rig {
+    let clock = TestClock()
+    let remote: SpyRemoteDataSource
+    let retrying: RetryingProductRemoteDataSource
+
+    init(
+      _ answers: [Result<[Product], CatalogError>], policy: RetryPolicy = RetryingTests.policy, random: [Double] = [0.5]
+    ) {
+      remote = SpyRemoteDataSource(answers)
+      retrying = RetryingProductRemoteDataSource(
+        wrapping: remote, policy: policy, clock: clock, random: ScriptedRandom(random).source)
+    }
+  }
+
+  /// Runs `read` to its end without waiting on a sleeper that the test will never
+  /// wake: a read still asleep on the clock when the test expects it done is
+  /// cancelled, so a wrong wait fails the test instead of hanging it.
+  static func settle<Value: Sendable>(_ read: Task<Value, any Error>, on clock: TestClock) async -> Result<
+    Value, any Error
+  > {
+    guard await clock.waitForSleepers(count: 1, whileRunning: read) else { return await read.result }
+    read.cancel()
+    _ = await read.result
+    return .failure(StillAsleep(at: clock.now.offset))
+  }
+
+  /// What a read that was still asleep on the clock, when the test expected it done, gave.
+  struct StillAsleep: Error, CustomStringConvertible {
+    let at: Duration
+    var description: String {
+      "no result: it was still sleeping on the clock at \(at), longer than the test allows, so the test cancelled it"
+    }
+  }
+
+  /// Starts `operation` in a task and settles it: tests whose reads must not wait at all.
+  static func run<Value: Sendable>(on clock: TestClock, _ operation: @escaping @Sendable () async throws -> Value)
+    async -> Result<Value, any Error>
+  {
+    await settle(Task { try await operation() }, on: clock)
+  }
+
+  /// Whether Tasks 1 and 6 are done; records an issue naming the first that is not.
+  static func ready(_ number: Int) -> Bool {
+    guide.requireTask1(for: number) && Policy.requireTask6(for: number)
+  }
+
+  @Test func sleepsTheJitteredDelaysOnTheClockThenAnswers() async {
+    guard Self.ready(7) else { return }
+    // Random 0.5 and 0.25 of ceilings 1 s and 2 s: waits of 500 ms, then 500 ms.
+    let rig = Rig([.failure(.server(status: 503)), .failure(.offline), .success(firstPage)], random: [0.5, 0.25])
+    let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
+    var log: [String] = []
+    for attempt in 1...2 {
+      guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
+      rig.clock.advance(by: .milliseconds(499))
+      log.append("after attempt \(attempt) + 499 ms: \(rig.remote.attempts.count) attempt(s)")
+      rig.clock.advance(by: .milliseconds(1))
+      // Still asleep after its 500 ms: the wait was too long; settle(_:on:) below cancels it.
+      guard rig.clock.sleeperCount == 0 else { break }
+      guard await waitFor({ await rig.remote.attempts.wait(atLeast: attempt + 1) }, unlessFinished: read) else { break }
+    }
+    let outcome = await Self.settle(read, on: rig.clock)
+    #expect(
+      (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 3 && rig.clock.now.offset == .seconds(1)
+        && log == ["after attempt 1 + 499 ms: 1 attempt(s)", "after attempt 2 + 499 ms: 2 attempt(s)"],
+      guide.task(
+        7,
+        "503, offline, then the list: 3 attempts after waits of 500 ms and 500 ms on the clock; got \(brief(outcome)), \(rig.remote.attempts.count) attempts, clock at \(rig.clock.now.offset), \(log)",
+        blaming: outcome))
+  }
+
+  static let finalErrors: [CatalogError] = [
+    .notFound, .unauthorized, .invalidData("products[0].price: expected Decimal"),
+  ]
+
+  @Test(arguments: finalErrors)
+  func neverRetriesWhatFailsTheSameWayEveryTime(error: CatalogError) async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.failure(error)])
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
+    #expect(
+      outcome.failure as? CatalogError == error && rig.remote.attempts.count == 1 && rig.clock.sleeperCount == 0,
+      guide.task(
+        7,
+        "\(error) is thrown after 1 attempt, without a wait; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        blaming: outcome))
+  }
+
+  @Test func stopsAfterMaxAttemptsWithTheLastError() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.failure(.server(status: 503)), .failure(.server(status: 502))], random: [0])
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
+    #expect(
+      outcome.failure as? CatalogError == .server(status: 502) && rig.remote.attempts.count == 4,
+      guide.task(
+        7,
+        "always failing with random 0 (no waits): 4 attempts, then the last error, server(502); got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        blaming: outcome))
+  }
+
+  @Test func keepsWithinTheBudget() async {
+    guard Self.ready(7) else { return }
+    // Random 0.99: waits of 990 ms, 1,980 ms, then 3,960 ms, past a 3 s budget.
+    let policy = RetryPolicy(
+      maxAttempts: 10, baseDelay: .seconds(1), maxDelay: .seconds(8), maxRetryAfter: .seconds(10),
+      budget: .seconds(3))
+    let rig = Rig([.failure(.timedOut)], policy: policy, random: [0.99])
+    let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
+    // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
+    for _ in 1...20 {
+      guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
+      rig.clock.advance(by: .seconds(4))
+    }
+    read.cancel()
+    let outcome = await read.result
+    #expect(
+      outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 3,
+      guide.task(
+        7,
+        "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        blaming: outcome))
+  }
+
+  @Test func honoursRetryAfter() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.failure(.rateLimited(retryAfter: .seconds(3))), .success(firstPage)])
+    let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
+    let slept = await rig.clock.waitForSleepers(count: 1, whileRunning: read)
+    rig.clock.advance(by: .milliseconds(2_999))
+    let early = rig.remote.attempts.count
+    rig.clock.advance(by: .milliseconds(1))
+    let outcome = await Self.settle(read, on: rig.clock)
+    #expect(
+      slept && early == 1 && (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 2,
+      guide.task(
+        7,
+        "a 429 asking for 3 s: no attempt before 3 s, the second at 3 s; got \(brief(outcome)), \(early) attempt(s) at 2.999 s",
+        blaming: outcome))
+  }
+
+  @Test func doesNotWaitForARetryAfterPastTheCap() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.failure(.rateLimited(retryAfter: .seconds(60))), .success(firstPage)])
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.products(limit: 30, skip: 0) }
+    #expect(
+      outcome.failure as? CatalogError == .rateLimited(retryAfter: .seconds(60)) && rig.remote.attempts.count == 1,
+      guide.task(
+        7,
+        "a 429 asking for 60 s, past the 10 s cap, goes to the screen at once with its wait; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        blaming: outcome))
+  }
+
+  @Test func aCancellationDuringBackoffMakesNoFurtherAttempt() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.failure(.server(status: 503)), .success(firstPage)])
+    let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
+    let slept = await rig.clock.waitForSleepers(count: 1, whileRunning: read)
+    read.cancel()
+    let outcome = await read.result
+    rig.clock.advance(by: .seconds(60))
+    #expect(
+      slept && outcome.failure is CancellationError && rig.remote.attempts.count == 1,
+      guide.task(
+        7,
+        "cancelled while waiting to retry: CancellationError at once and no second attempt; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        blaming: outcome))
+  }
+
+  /// A spy operation for requests the remote source does not make: counts and fails with a 503.
+  final class Attempts: Sendable {
+    let count = Mutex(0)
+    func fail() throws -> Int {
+      count.withLock { $0 += 1 }
+      throw CatalogError.server(status: 503)
+    }
+  }
+
+  @Test func aPostIsNotRetriedWithoutAnIdempotencyKey() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.success(firstPage)], random: [0])
+    let attempts = Attempts()
+    let outcome = await Self.run(on: rig.clock) {
+      try await rig.retrying.retrying(RetryRequest(method: "POST")) { try attempts.fail() }
+    }
+    let count = attempts.count.withLock { $0 }
+    #expect(
+      outcome.failure as? CatalogError == .server(status: 503) && count == 1,
+      guide.task(
+        7,
+        "a POST without an Idempotency-Key is sent once: a retry could place the order twice; got \(brief(outcome)) after \(count) attempt(s)",
+        blaming: outcome))
+  }
+
+  @Test func aPostWithAnIdempotencyKeyIsRetried() async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.success(firstPage)], random: [0])
+    let attempts = Attempts()
+    let request = RetryRequest(method: "POST", idempotencyKey: "7d5d1c1e")
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.retrying(request) { try attempts.fail() } }
+    let count = attempts.count.withLock { $0 }
+    #expect(
+      outcome.failure as? CatalogError == .server(status: 503) && count == 4,
+      guide.task(
+        7,
+        "a POST with an Idempotency-Key is retried like a GET: 4 attempts; got \(brief(outcome)) after \(count) attempt(s)",
+        blaming: outcome))
+  }
+}

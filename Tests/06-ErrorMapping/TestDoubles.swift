@@ -1,0 +1,135 @@
+import CourseClock
+import Foundation
+import Synchronization
+import Testing
+
+#if SOLUTION
+  @testable import Solution06
+#else
+  @testable import Lesson06
+#endif
+
+// Test doubles, named by role. They live with the tests, never in the app. The
+// view model's spy, SpyProductRepository, is the one you wrote in stage 03; it
+// sits in the stage's folder because one test folder serves lesson and solution.
+
+/// Counts events and lets a test wait until a number of them has happened,
+/// without sleeping: a waiter returns as soon as the count is reached, or when
+/// its task is cancelled.
+final class CountSignal: Sendable {
+  private struct State {
+    var count = 0
+    var lastID: UInt64 = 0
+    var waiters: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    var cancelledEarly: Set<UInt64> = []
+  }
+
+  private let state = Mutex(State())
+
+  var count: Int { state.withLock { $0.count } }
+
+  func increment() {
+    let ready = state.withLock { state in
+      state.count += 1
+      let ready = state.waiters.filter { $0.value.count <= state.count }
+      for id in ready.keys { state.waiters[id] = nil }
+      return ready.values.map(\.continuation)
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  /// Returns once `count` events have happened, or early when the task is cancelled.
+  func wait(atLeast count: Int) async {
+    let id = state.withLock { state in
+      state.lastID += 1
+      return state.lastID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state in
+          if state.cancelledEarly.remove(id) != nil || state.count >= count { return true }
+          state.waiters[id] = (count, continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        guard let waiter = state.waiters.removeValue(forKey: id) else {
+          state.cancelledEarly.insert(id)
+          return nil as CheckedContinuation<Void, Never>?
+        }
+        return waiter.continuation
+      }
+      waiter?.resume()
+    }
+  }
+}
+
+/// Spy on the network: answers each call from a script (the last answer
+/// repeats) and counts the attempts.
+final class SpyRemoteDataSource: ProductRemoteDataSource {
+  private let script: Mutex<[Result<[Product], CatalogError>]>
+  /// One event per call.
+  let attempts = CountSignal()
+
+  /// - Parameter answers: One answer per call; the last one repeats.
+  init(_ answers: [Result<[Product], CatalogError>]) {
+    precondition(!answers.isEmpty, "a spy needs at least one answer")
+    script = Mutex(answers)
+  }
+
+  func products(limit: Int, skip: Int) async throws -> ProductPage {
+    ProductPage(products: try next().get(), total: 194, skip: skip, limit: limit)
+  }
+
+  func product(id: Int) async throws -> Product {
+    guard let product = try next().get().first(where: { $0.id == id }) else { throw CatalogError.notFound }
+    return product
+  }
+
+  private func next() -> Result<[Product], CatalogError> {
+    attempts.increment()
+    return script.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+  }
+}
+
+/// A jitter source that answers a fixed sequence of fractions, then repeats the last.
+final class ScriptedRandom: Sendable {
+  private let fractions: Mutex<[Double]>
+
+  init(_ fractions: [Double]) {
+    precondition(!fractions.isEmpty, "a scripted random source needs a fraction")
+    self.fractions = Mutex(fractions)
+  }
+
+  var source: @Sendable () -> Double {
+    { self.fractions.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] } }
+  }
+}
+
+/// A repository that answers its first call and holds every later one until its
+/// task is cancelled, for the view model's cancellation test.
+actor HoldingProductRepository: ProductRepository {
+  private let answer: RepositoryAnswer<[Product]>
+  private var calls = 0
+  /// What a held call sleeps on; a test waits for its sleeper to know the call is in flight.
+  nonisolated let held = TestClock()
+
+  init(answer: RepositoryAnswer<[Product]>) {
+    self.answer = answer
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    calls += 1
+    if calls > 1 {
+      // Nobody advances this clock: the call ends only by cancellation.
+      try await held.sleep(for: .seconds(1))
+    }
+    return answer
+  }
+
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    throw CatalogError.notFound
+  }
+}
