@@ -104,7 +104,7 @@ for stage in stages {
 /// The reference solution that Tests/IntegrationTests runs against `course serve`
 /// on loopback. To move them to a later stage, change this and
 /// Tests/IntegrationTests/LatestSolution.swift, the one file that names it.
-let integrationStage = "05"
+let integrationStage = "06"
 if let stage = stages.first(where: { $0.number == integrationStage }) {
   package.targets.append(
     .testTarget(

@@ -1,4 +1,5 @@
 import CatalogServer
+import CourseClock
 import CourseFixtures
 import FakeCatalog
 import Foundation
@@ -143,6 +144,25 @@ struct RemoteOverSocketTests {
       let http = try #require(response as? HTTPURLResponse)
       #expect(http.statusCode == 429)
       #expect(http.value(forHTTPHeaderField: "Retry-After") == "2", "the header a retry policy reads")
+    }
+  }
+
+  /// The retry policy waits as long as `Retry-After` says, on its injected
+  /// clock, then asks again over the same socket.
+  @Test func a429sRetryAfterIsHonoured() async throws {
+    try await withLoopback { server, session in
+      server.responder.inject(.status(429, message: "Slow down", headers: ["Retry-After": "2"]), times: 1)
+      let clock = TestClock()
+      let read = Task {
+        try await LatestSolution.pageWithRetries(server.baseURL, session, clock: clock, limit: 2, skip: 0)
+      }
+      let waiting = await clock.waitForSleepers(count: 1, whileRunning: read)
+      #expect(waiting, "after the 429 the policy should wait on the clock before asking again")
+      clock.advance(by: .milliseconds(1999))
+      #expect(clock.sleeperCount == 1, "Retry-After: 2 means not before 2 s")
+      clock.advance(by: .milliseconds(1))
+      let ids = try await read.value
+      #expect(ids == [1, 2], "the second request, after 2 s, gets the page")
     }
   }
 }
