@@ -60,14 +60,16 @@ let package = Package(
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
-    .target(name: "StageTesting"),
+    .target(name: "StageTesting", dependencies: ["LessonSupport"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
-    .target(name: "CourseKit"),
+    .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
+    .target(name: "CourseKit", dependencies: ["CatalogServer"]),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
+    .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
   ] + sqliteTargets
 )
@@ -96,6 +98,20 @@ for stage in stages {
       swiftSettings: [.define("SOLUTION")]
     ),
   ]
+}
+
+// MARK: - Integration tests over real sockets
+
+/// The reference solution that Tests/IntegrationTests runs against `course serve`
+/// on loopback. To move them to a later stage, change this and
+/// Tests/IntegrationTests/LatestSolution.swift, the one file that names it.
+let integrationStage = "06"
+if let stage = stages.first(where: { $0.number == integrationStage }) {
+  package.targets.append(
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: [.target(name: "Solution\(stage.number)"), "CatalogServer"] + stage.uses + testSupport)
+  )
 }
 
 // MARK: - Benchmarks, only on request

@@ -40,9 +40,9 @@ enum CatalogError: Error, Sendable, Equatable {
     case busy
     /// The disk is full.
     case full
-    /// The file is damaged or is not a database.
+    /// The file is damaged or is not a database, or a stored row is not a product.
     case damaged
-    /// A row broke one of the schema's rules (a constraint).
+    /// A row broke one of the store's rules: a constraint, or a value it won't save.
     case refused
     /// Anything else: a file that can't be opened, an I/O error.
     case unavailable

@@ -6,9 +6,10 @@
 protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
-  /// - Throws: Stage 06: only `CatalogError`, or `CancellationError`. The
-  ///   network's error when no cached value may stand in; `.nothingCached` for
-  ///   `.cacheOnly` with nothing cached.
+  /// - Throws: Stage 06: only `CatalogError`: the network's error when no
+  ///   cached value may stand in; `.nothingCached` for `.cacheOnly` with nothing
+  ///   cached. `CancellationError` when the calling task was cancelled, which is
+  ///   not a failure to show.
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]>
 
   /// One product by id.

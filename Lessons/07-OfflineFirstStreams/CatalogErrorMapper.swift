@@ -123,7 +123,7 @@ enum CatalogErrorMapper {
   // MARK: Task 4: map decoding and storage failures
 
   /// The domain error for a body that did not decode, naming where it failed,
-  /// such as `products[3].price: expected Double`.
+  /// such as `products[3].price: expected Decimal`.
   static func map(_ error: DecodingError) -> CatalogError {
     switch error {
     case .keyNotFound(let key, let context):
@@ -183,9 +183,19 @@ enum CatalogErrorMapper {
     case let error as URLError: return try map(error)
     case let error as DecodingError: return map(error)
     case let error as SQLiteError: return map(error)
-    case is LocalDataSourceError: return .storage(.damaged)
+    case let error as LocalDataSourceError: return map(error)
     case let error as RemoteDataSourceError: return map(error, now: now)
     default: return .invalidData("\(error)")
+    }
+  }
+
+  /// The local store's own errors, from stages 04–05: a stored row that is not a
+  /// product is damaged storage; a product the store won't save is refused, as a
+  /// constraint refuses a row.
+  private static func map(_ error: LocalDataSourceError) -> CatalogError {
+    switch error {
+    case .corruptRow: .storage(.damaged)
+    case .unsavable: .storage(.refused)
     }
   }
 

@@ -65,15 +65,26 @@ struct ProductRow: Equatable {
 
   /// The domain product this row stores.
   ///
-  /// - Throws: `LocalDataSourceError.corruptRow` when the price is not a number.
+  /// - Throws: `LocalDataSourceError.corruptRow` when the price is not wholly a
+  ///   decimal number such as `9.99`.
   func toDomain() throws -> Product {
-    guard let money = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")) else {
-      throw LocalDataSourceError.corruptRow(id: id, reason: "price \"\(price)\" is not a number")
+    // Decimal(string:) reads a prefix ("12abc" gives 12), so the whole text is checked first.
+    guard Self.isDecimalText(price), let money = Decimal(string: price) else {
+      throw LocalDataSourceError.corruptRow(id: id, reason: "price \"\(price)\" is not a decimal number")
     }
     return Product(
       id: Int(id), title: title, description: description, category: category, price: money,
       discountPercentage: discountPercentage, rating: rating, stock: Int(stock), brand: brand,
       thumbnail: thumbnail.flatMap(URL.init(string:)),
       updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt))
+  }
+
+  /// Whether `text` is what `Decimal.description` writes for an amount of 0 or
+  /// more: digits, then optionally a point and more digits, and nothing else.
+  static func isDecimalText(_ text: String) -> Bool {
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
   }
 }

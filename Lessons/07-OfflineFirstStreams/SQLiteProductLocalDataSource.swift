@@ -1,4 +1,5 @@
 import CourseSQLite
+import Foundation
 
 /// A `ProductLocalDataSource` on SQLite: products survive a restart.
 ///
@@ -10,7 +11,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
 
   /// Opens (or creates) the database at `path`, or `":memory:"`, and brings its schema up to date.
   ///
-  /// - Throws: `SQLiteError`, for example code 26 when the file is not a database.
+  /// - Throws: `SQLiteError`, for example "file is not a database" for a file
+  ///   that is not SQLite; `openOrReset(path:)` shows what a cache can do then.
   init(path: String) throws {
     let database = try SQLiteConnection(path: path)
     try database.migrate(Self.migrations)
@@ -71,12 +73,28 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
 
   /// Upserts every product in one transaction with one prepared statement:
   /// all of them are saved, or, when one fails, none.
+  ///
+  /// - Throws: `LocalDataSourceError.unsavable` for a price that is NaN or below
+  ///   0, whose text would not read back as money; `SQLiteError` for a row the
+  ///   table's constraints refuse.
   func save(_ products: [Product]) throws {
     try database.transaction {
       let statement = try database.prepare(Self.upsert)
       for product in products {
-        try statement.run(ProductRow(product).values)
+        try statement.run(Self.savableRow(product).values)
       }
     }
+  }
+
+  /// The row that stores `product`.
+  ///
+  /// Stage 05: taken out of `save(_:)`, so the cache's saves refuse the same prices.
+  /// - Throws: `LocalDataSourceError.unsavable` for a price that is NaN or below
+  ///   0, whose text would not read back as money.
+  static func savableRow(_ product: Product) throws -> ProductRow {
+    guard !product.price.isNaN, product.price >= 0 else {
+      throw LocalDataSourceError.unsavable(id: product.id, reason: "price \(product.price) is not an amount of money")
+    }
+    return ProductRow(product)
   }
 }

@@ -1,3 +1,4 @@
+import CourseSQLite
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -16,6 +17,9 @@ struct AppDependencies: Sendable {
   ///
   /// Stage 05: the repository caches in memory and in the SQLite file at
   /// `databasePath`, and reads the wall clock here, the one place that calls `Date()`.
+  /// The file holds only a cache, so one that is not a readable database is
+  /// moved aside and the cache starts empty (`openOrReset(path:)`).
+  ///
   /// Stage 06: failed reads are retried (`RetryPolicy.standard`), and requests go
   /// through a session made for the app (`sessionConfiguration()`), not `URLSession.shared`.
   /// - Parameters:
@@ -23,7 +27,9 @@ struct AppDependencies: Sendable {
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through; `nil` makes the app's own.
   ///   - clock: What retries wait on.
-  /// - Throws: `CatalogError.storage` when the file can't be opened or migrated.
+  /// - Throws: `CatalogError.storage` when the file can't be opened or migrated for
+  ///   another reason, such as a lock another process holds (`.busy`) or a schema
+  ///   newer than this app, or when an unreadable file can't be moved aside (`.unavailable`).
   static func live(
     databasePath: String, baseURL: URL = catalogURL, session: URLSession? = nil,
     clock: any Clock<Duration> = ContinuousClock()
@@ -35,9 +41,12 @@ struct AppDependencies: Sendable {
       policy: .standard, clock: clock, random: { Double.random(in: 0..<1) })
     let store: SQLiteProductLocalDataSource
     do {
-      store = try SQLiteProductLocalDataSource(path: databasePath)
+      store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
+    } catch let error as SQLiteError {
+      throw CatalogErrorMapper.map(error)
     } catch {
-      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+      // Only moving an unreadable file aside throws anything else: the device's storage failed.
+      throw CatalogError.storage(.unavailable)
     }
     let repository = CachingProductRepository(remote: remote, store: store, now: now)
     return AppDependencies(productRepository: repository)

@@ -86,12 +86,12 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
     }
   }
 
-  /// Upserts each product with stage 04's statement, then stamps its fetch time.
+  /// Upserts each product with stage 04's statement and row, then stamps its fetch time.
   private func upsert(_ products: [Product], fetchedAt: SQLiteValue) throws {
     let upsert = try database.prepare(Self.upsert)
     let stamp = try database.prepare("UPDATE products SET fetched_at = ? WHERE id = ?")
     for product in products {
-      try upsert.run(ProductRow(product).values)
+      try upsert.run(Self.savableRow(product).values)
       try stamp.run([fetchedAt, .integer(Int64(product.id))])
     }
   }

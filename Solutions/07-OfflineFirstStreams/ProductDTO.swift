@@ -3,18 +3,21 @@ import Foundation
 /// A product as the Catalog API sends it. It lives in the data layer and never leaves it.
 ///
 /// It declares only the fields the app uses; `JSONDecoder` skips the rest
-/// (reviews, dimensions, images, …).
+/// (reviews, dimensions, images, …). Every field keeps the wire's type, so
+/// decoding accepts anything of the right shape; `toDomain()` decides what is valid.
 struct ProductDTO: Decodable, Sendable {
   struct Meta: Decodable, Sendable {
-    let updatedAt: Date
+    /// ISO 8601 text, such as `2025-04-30T09:41:02.053Z`; `toDomain()` reads it.
+    let updatedAt: String
   }
 
   let id: Int
   let title: String
   let description: String
   let category: String
-  /// Decoded as the JSON number it is; `toDomain()` turns it into money.
-  let price: Double
+  /// The JSON number's own digits: `JSONDecoder` reads a `Decimal` from the text,
+  /// never through `Double`, so 99999999999999.99 stays exactly that.
+  let price: Decimal
   let discountPercentage: Double
   let rating: Double
   let stock: Int
@@ -34,33 +37,70 @@ struct ProductPageDTO: Decodable, Sendable {
 extension ProductDTO {
   /// Maps the wire shape to the domain type, refusing what the app cannot show.
   ///
-  /// - Throws: `RemoteDataSourceError.invalidData` for a price that is not a
-  ///   non-negative amount.
+  /// - Throws: `RemoteDataSourceError.invalidData` naming the product and the
+  ///   field it refused: a blank title, a price that is not a finite amount of
+  ///   at least 0, a negative stock, a discount outside 0–100, a rating outside
+  ///   0–5, or an `updatedAt` that is not a real moment.
   func toDomain() throws -> Product {
-    // "\(19.99)" is the shortest text that reads back as the same Double: "19.99".
-    // Decimal(19.99) carries the binary error: 19.98999999999999488.
-    guard price.isFinite, price >= 0, let money = Decimal(string: "\(price)") else {
-      throw RemoteDataSourceError.invalidData("product \(id) has the price \(price)")
+    guard !title.allSatisfy(\.isWhitespace) else { throw refusal("title", "\"\(title)\" is blank") }
+    guard price.isFinite, price >= 0 else { throw refusal("price", "\(price) is not an amount of money") }
+    guard stock >= 0 else { throw refusal("stock", "\(stock) is negative") }
+    guard (0...100).contains(discountPercentage) else {
+      throw refusal("discountPercentage", "\(discountPercentage) is outside 0–100")
+    }
+    guard (0...5).contains(rating) else { throw refusal("rating", "\(rating) is outside 0–5") }
+    let updatedAt: Date
+    do {
+      updatedAt = try CatalogDate.parse(meta.updatedAt)
+    } catch is RemoteDataSourceError {
+      throw refusal("updatedAt", "\"\(meta.updatedAt)\" is not a real moment")
     }
     return Product(
       id: id,
       title: title,
       description: description,
       category: category,
-      price: money,
+      price: price,
       discountPercentage: discountPercentage,
       rating: rating,
       stock: stock,
       brand: brand,
       thumbnail: thumbnail.flatMap(URL.init(string:)),
-      updatedAt: meta.updatedAt
+      updatedAt: updatedAt
     )
+  }
+
+  /// The error for one refused field of this product.
+  private func refusal(_ field: String, _ reason: String) -> RemoteDataSourceError {
+    .invalidData("product \(id): \(field) \(reason)")
   }
 }
 
 extension ProductPageDTO {
-  /// Maps every product of the page; one invalid product fails the page.
+  /// Maps the page and every product on it; one invalid product fails the page.
+  ///
+  /// A page past the end is a valid empty page: `skip` may exceed `total` when
+  /// no products come back.
+  /// - Throws: `RemoteDataSourceError.invalidData` naming the field: a negative
+  ///   `total`, `skip` or `limit`; more products than `limit`; products beyond
+  ///   `total`; an id that appears twice (the page is refused, not trimmed);
+  ///   or the first product `ProductDTO.toDomain()` refuses.
   func toDomain() throws -> ProductPage {
-    ProductPage(products: try products.map { try $0.toDomain() }, total: total, skip: skip, limit: limit)
+    for (field, value) in [("total", total), ("skip", skip), ("limit", limit)] where value < 0 {
+      throw RemoteDataSourceError.invalidData("page: \(field) \(value) is negative")
+    }
+    guard products.count <= limit else {
+      throw RemoteDataSourceError.invalidData("page: limit \(limit) but \(products.count) products")
+    }
+    // Written as a subtraction: skip + products.count could overflow.
+    guard products.isEmpty || skip <= total - products.count else {
+      throw RemoteDataSourceError.invalidData(
+        "page: skip \(skip) plus \(products.count) products is beyond total \(total)")
+    }
+    var seen = Set<Int>()
+    for product in products where !seen.insert(product.id).inserted {
+      throw RemoteDataSourceError.invalidData("page: products: id \(product.id) appears twice")
+    }
+    return ProductPage(products: try products.map { try $0.toDomain() }, total: total, skip: skip, limit: limit)
   }
 }

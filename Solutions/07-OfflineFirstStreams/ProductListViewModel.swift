@@ -62,7 +62,7 @@ final class ProductListViewModel {
   }
 
   /// Loads the products. A call while a load is running returns at once and
-  /// starts no second fetch.
+  /// starts no second fetch. A cancelled load puts back the state it found.
   func load() async {
     await load(policy: .staleWhileRevalidate)
   }
@@ -72,7 +72,7 @@ final class ProductListViewModel {
     guard !isFetching else { return }
     isFetching = true
     defer { isFetching = false }
-    let previous = state
+    let before = state
     // Products on screen stay there while a refresh runs; the pull-to-refresh control shows progress.
     if case .loaded = state {} else { state = .loading }
     do {
@@ -82,7 +82,9 @@ final class ProductListViewModel {
       let products = answer.value
       state = products.isEmpty ? .empty : .loaded(products)
     } catch is CancellationError {
-      state = previous  // Stage 06: cancellation is not a failure; the screen shows what it showed.
+      // Cancelled is not failed: SwiftUI cancels `.task` and `.refreshable`
+      // whenever the view goes away. Show what was there and say nothing.
+      state = before
     } catch {
       // Stage 06: the repository throws only CatalogError; anything else is a bug below it.
       state = .failed(Self.message(for: error as? CatalogError ?? .invalidData("\(error)")))
@@ -98,7 +100,8 @@ final class ProductListViewModel {
   // MARK: Stage 05, Task 8: show how fresh it is
 
   /// Pull to refresh: asks the network even when the cache is fresh. When the
-  /// network fails, the repository falls back to the cache, marked stale.
+  /// network fails, the repository falls back to the cache, marked stale. A
+  /// cancelled refresh keeps what was shown, and its `lastUpdate`.
   func refresh() async {
     await load(policy: .networkFirst)
   }

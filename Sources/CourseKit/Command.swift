@@ -18,6 +18,8 @@ public enum Command: Sendable, Equatable {
   case watch(stage: String?)
   /// `course help [command]`, `--help`, `-h`.
   case help(topic: String?)
+  /// `course serve [options]`: the fake Catalog API on 127.0.0.1.
+  case serve(ServeOptions)
 
   /// What one command accepts, declared once: its optional positional
   /// arguments, in order, and its flags; `make` turns what was given into the command.
@@ -50,6 +52,9 @@ public enum Command: Sendable, Equatable {
     let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
     let words = arguments.filter { $0 != "--help" && $0 != "-h" }
     guard let name = words.first else { return wantsHelp ? .help(topic: nil) : .status }
+    if name == "serve" {
+      return wantsHelp ? .help(topic: "serve") : .serve(try ServeOptions.parse(Array(words.dropFirst())))
+    }
     if name == "help" {
       guard words.count > 1 else { return .help(topic: nil) }
       guard words.count == 2, helpTopics.keys.contains(words[1]) else {
@@ -114,6 +119,8 @@ public enum Command: Sendable, Equatable {
                without crashing or hanging, each solution passes, each lesson
                starts from the previous solution, each doc names real code,
                each task has its hints.
+      serve    [--port N] Run the fake Catalog API on 127.0.0.1 for curl, an
+               app or the simulator, and break its network live.
       help     Show this text, or `course help <command>` for one command.
 
     NN is a stage number (4 or 04); without it, a command takes the first
@@ -131,6 +138,7 @@ public enum Command: Sendable, Equatable {
   private static let limit = Int(SwiftPackage.defaultSuiteTimeout)
 
   static let helpTopics: [String: String] = [
+    "serve": ServeOptions.help,
     "status": """
     USAGE: swift run course [status]
 

@@ -82,6 +82,8 @@ public struct Course: Sendable {
         return try reset(stage, force: force)
       case .watch(let stage):
         return try watch(stage)
+      case .serve(let options):
+        return serve(options)
       }
     } catch CourseError.interrupted {
       progressLine(nil)

@@ -10,7 +10,8 @@
 /// that the course's own code should have is a bug in the doc or the code, not
 /// an entry here.
 enum ForeignNames {
-  static let all: Set<String> = swiftUI.union(swiftData).union(foundation).union(anchors).union(offlineFirst)
+  static let all: Set<String> = swiftUI.union(swiftData).union(foundation).union(anchors).union(retryAnchors)
+    .union(offlineFirst)
 
   /// The docs show how a SwiftUI view binds the view model (stage 03: `List`, `.refreshable`).
   static let swiftUI: Set<String> = ["List", "refreshable"]
@@ -20,10 +21,12 @@ enum ForeignNames {
 
   /// Stage 02 explains why `.iso8601`, `ISO8601DateFormatter` and `Date.ISO8601FormatStyle`
   /// are not how the course reads dates; stage 04 why `Decimal(string:)` needs no `locale`;
-  /// stage 05 why a test never guesses with `Task.yield()`.
+  /// stage 05 why a test never guesses with `Task.yield()`; stage 06 why the app stops
+  /// using `URLSession.shared`, and how the libraries it compares with wait (`DispatchQueue.asyncAfter`).
   static let foundation: Set<String> = [
     "DateDecodingStrategy", "iso8601", "ISO8601DateFormatter", "withInternetDateTime", "withFractionalSeconds",
     "ISO8601FormatStyle", "locale", "yield",
+    "shared", "asyncAfter",
   ]
 
   /// Stage 05 gives Apollo iOS's cache policies and Store5's request and store names
@@ -32,6 +35,13 @@ enum ForeignNames {
     "returnCacheDataElseFetch", "fetchIgnoringCacheData", "returnCacheDataAndFetch", "fetchIgnoringCacheCompletely",
     "returnCacheDataDontFetch", "cacheAndNetwork",
     "localOnly", "fresh", "cached", "skipMemory", "key", "Cache", "SourceOfTruth", "Fetcher", "StoreReadRequest",
+  ]
+
+  /// Stage 06 sets its retry policy beside Alamofire's `RetryPolicy` (`retryLimit`,
+  /// `retryableHTTPStatusCodes`) and Apollo iOS's `MaxRetryInterceptor`
+  /// (`maxRetriesAllowed`), whose retries are whatever calls `RequestChain.retry`.
+  static let retryAnchors: Set<String> = [
+    "retryLimit", "retryableHTTPStatusCodes", "MaxRetryInterceptor", "maxRetriesAllowed", "RequestChain",
   ]
 
   /// Stage 07 sets its store, broadcast and connectivity service beside Android's Room `Flow` and

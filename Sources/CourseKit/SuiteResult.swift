@@ -62,13 +62,33 @@ public struct SuiteResult: Sendable, Equatable {
       let quote =
         lines.first { $0.contains("Fatal error") || $0.contains("Program crashed") } ?? lines.last { !$0.isEmpty }
         ?? "no output"
-      ending = .crashed(running.isEmpty ? quote : "\(quote), while \(Self.list(running)) ran")
+      ending = .crashed(running.isEmpty ? quote : "\(quote), in \(Self.list(Self.crashing(running, lines)))")
     }
     self.init(
       total: stream.functions.count, failedTests: stream.failedIDs.map(stream.name(of:)),
       skippedTests: stream.skippedIDs.map(stream.name(of:)), ending: ending,
       failures: stream.failures.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) },
       skips: stream.skips.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) })
+  }
+
+  /// The running tests the crash's backtrace names, or every running test when it names none.
+  ///
+  /// Tests run in parallel, so many may be running when one crashes; the
+  /// backtrace printed after the fatal line shows the crashing test's function.
+  static func crashing(_ running: [String], _ lines: [String]) -> [String] {
+    var start = lines.firstIndex { $0.contains("Fatal error") || $0.contains("Program crashed") } ?? lines.endIndex
+    var end = lines.endIndex
+    // Swift's backtracer prints every thread; "Thread 4 … crashed:" heads the one that matters.
+    if let crashed = lines[start...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
+      start = crashed
+      end = lines[(crashed + 1)...].firstIndex { $0.hasPrefix("Thread ") } ?? lines.endIndex
+    }
+    let backtrace = lines[start..<end]
+    let named = running.filter { name in
+      let base = name.prefix { $0 != "(" }
+      return backtrace.contains { $0.contains(".\(base)(") || $0.contains(" \(base)(") }
+    }
+    return named.isEmpty ? running : named
   }
 
   /// How many tests failed.

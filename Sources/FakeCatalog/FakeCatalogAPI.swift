@@ -29,34 +29,9 @@ public final class FakeCatalogAPI: Sendable {
   /// The clock that `Fault.latency` waits on.
   public let clock: TestClock
 
-  private struct State {
-    var store: CatalogStore
-    var faults: [FaultRule] = []
-    var requests: [RecordedRequest] = []
-    var sharedSessionRequests: [RecordedRequest] = []
-
-    /// The faults that apply to one request, using up counted ones: every
-    /// latency aimed at it, and the first other fault, which decides the answer.
-    mutating func takeFaults(for route: Route?) -> [Fault] {
-      var taken: [Fault] = []
-      var decided = false
-      for index in faults.indices where faults[index].route == nil || faults[index].route == route {
-        let fault = faults[index].fault
-        if case .latency = fault {
-        } else if decided {
-          continue
-        } else {
-          decided = true
-        }
-        taken.append(fault)
-        if let remaining = faults[index].remaining { faults[index].remaining = remaining - 1 }
-      }
-      faults.removeAll { $0.remaining == 0 }
-      return taken
-    }
-  }
-
-  private let state: Mutex<State>
+  /// Decides every answer; this type only carries them through `session`.
+  let responder: CatalogResponder
+  private let sharedSessionLog = Mutex<[RecordedRequest]>([])
 
   /// Makes an API serving `products`.
   ///
@@ -72,7 +47,7 @@ public final class FakeCatalogAPI: Sendable {
     }
     self.baseURL = baseURL
     self.clock = clock
-    self.state = Mutex(State(store: CatalogStore(products: products)))
+    self.responder = CatalogResponder(products: products, sleep: { try await clock.sleep(for: $0) })
     let configuration = URLSessionConfiguration.ephemeral
     configuration.protocolClasses = [FakeCatalogURLProtocol.self]
     self.session = URLSession(configuration: configuration)
@@ -90,17 +65,15 @@ public final class FakeCatalogAPI: Sendable {
   // MARK: What the API holds and has seen
 
   /// The records the API serves now, writes included.
-  public var products: [JSONValue] { state.withLock { $0.store.products } }
+  public var products: [JSONValue] { responder.products }
 
   /// Every request that reached the API through `session`, in arrival order.
-  public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+  public var requests: [RecordedRequest] { responder.requests }
 
   /// Requests for this API's host that went through `URLSession.shared` instead
   /// of `session`. They are refused with `URLError(.cannotConnectToHost)` and
   /// recorded here so a test can say which session the code used.
-  public var sharedSessionRequests: [RecordedRequest] {
-    state.withLock { $0.sharedSessionRequests }
-  }
+  public var sharedSessionRequests: [RecordedRequest] { sharedSessionLog.withLock { $0 } }
 
   // MARK: Faults
 
@@ -111,13 +84,12 @@ public final class FakeCatalogAPI: Sendable {
   ///   - route: The route it applies to; `nil` for every route.
   ///   - times: How many matching requests it affects; `nil` until `clearFaults()`.
   public func inject(_ fault: Fault, on route: Route? = nil, times: Int? = nil) {
-    precondition(times.map { $0 > 0 } ?? true, "inject(times:) needs a positive count")
-    state.withLock { $0.faults.append(FaultRule(fault: fault, route: route, remaining: times)) }
+    responder.inject(fault, on: route, times: times)
   }
 
   /// Removes every injected fault; requests are answered normally again.
   public func clearFaults() {
-    state.withLock { $0.faults.removeAll() }
+    responder.clearFaults()
   }
 
   // MARK: Answering
@@ -126,57 +98,31 @@ public final class FakeCatalogAPI: Sendable {
   enum Outcome: Sendable {
     case reply(Reply)
     case failure(URLError)
+
+    /// The in-process rendering of the responder's decision.
+    init(_ outcome: CatalogOutcome) {
+      switch outcome {
+      case .reply(let reply): self = .reply(reply)
+      case .truncated(var reply, let keeping):
+        reply.body = reply.body.prefix(keeping)
+        self = .reply(reply)
+      case .notHTTP(var reply):
+        reply.isHTTP = false
+        self = .reply(reply)
+      case .offline: self = .failure(URLError(.notConnectedToInternet))
+      case .timeout: self = .failure(URLError(.timedOut))
+      case .cancelled: self = .failure(URLError(.cancelled))
+      }
+    }
   }
 
   /// Records the request, applies the faults aimed at it, and answers.
   func handle(_ request: RecordedRequest) async -> Outcome {
-    let faults: [Fault] = state.withLock { state in
-      state.requests.append(request)
-      return state.takeFaults(for: request.route)
-    }
-    let delay = faults.reduce(Duration.zero) { total, fault in
-      if case .latency(let duration) = fault { return total + duration }
-      return total
-    }
-    if delay > .zero {
-      do {
-        try await clock.sleep(for: delay)
-      } catch {
-        return .failure(URLError(.cancelled))
-      }
-    }
-    let decisive = faults.first { if case .latency = $0 { false } else { true } }
-    switch decisive {
-    case .offline?: return .failure(URLError(.notConnectedToInternet))
-    case .timeout?: return .failure(URLError(.timedOut))
-    case .status(let status, let message, let headers)?:
-      var reply = Reply.message(message, status: status)
-      reply.headers.merge(headers) { _, new in new }
-      return .reply(reply)
-    case .malformedBody?:
-      return .reply(Reply(status: 200, body: Data(#"{"products": [{"id": 1,"#.utf8)))
-    case .nonJSONBody?:
-      return .reply(
-        Reply(
-          status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
-          body: Data("<html><body><h1>Wi-Fi login required</h1></body></html>".utf8)))
-    case .body(let text)?:
-      return .reply(Reply(status: 200, body: Data(text.utf8)))
-    case .nonHTTPResponse?:
-      var reply = state.withLock { $0.store.reply(to: request) }
-      reply.isHTTP = false
-      return .reply(reply)
-    case .truncatedBody?:
-      var reply = state.withLock { $0.store.reply(to: request) }
-      reply.body = reply.body.prefix(reply.body.count / 2)
-      return .reply(reply)
-    case .latency?, nil:
-      return .reply(state.withLock { $0.store.reply(to: request) })
-    }
+    Outcome(await responder.respond(to: request))
   }
 
   /// Records a request that arrived through `URLSession.shared`.
   func recordSharedSessionRequest(_ request: RecordedRequest) {
-    state.withLock { $0.sharedSessionRequests.append(request) }
+    sharedSessionLog.withLock { $0.append(request) }
   }
 }

@@ -1,8 +1,9 @@
 /// A fault together with where it applies and how often.
-struct FaultRule: Sendable {
-  let fault: Fault
+public struct FaultRule: Sendable, Hashable {
+  /// What goes wrong.
+  public let fault: Fault
   /// `nil` aims at every route.
-  let route: Route?
-  /// `nil` keeps the fault until `clearFaults()`.
-  var remaining: Int?
+  public let route: Route?
+  /// How many more requests it affects; `nil` keeps the fault until `clearFaults()`.
+  public internal(set) var remaining: Int?
 }

@@ -13,6 +13,15 @@ public struct RecordedRequest: Sendable, Hashable {
   /// The route the request matched, or `nil` for a path the API does not know.
   public let route: Route?
 
+  /// Makes a request as a transport received it; the route follows from the method and path.
+  public init(method: String, url: URL, headers: [String: String], body: Data?) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.route = CatalogStore.route(method: method, path: url.path)
+  }
+
   /// The URL's path, such as `/products/1`.
   public var path: String { url.path }
 

@@ -23,12 +23,6 @@ extension URLRequest {
     }
     let method = httpMethod ?? "GET"
     let url = url ?? URL(fileURLWithPath: "/")
-    return RecordedRequest(
-      method: method,
-      url: url,
-      headers: allHTTPHeaderFields ?? [:],
-      body: body,
-      route: CatalogStore.route(method: method, path: url.path)
-    )
+    return RecordedRequest(method: method, url: url, headers: allHTTPHeaderFields ?? [:], body: body)
   }
 }

@@ -82,4 +82,18 @@ struct EndpointTests {
       guide.task(3, "no query items means no \"?\" in the URL, got \(request.url?.absoluteString ?? "no URL")")
     )
   }
+
+  @Test func joinsABaseURLThatEndsWithASlash() async throws {
+    let slashed = URL(string: "https://catalog.example/api/")!
+    let request = try await guide.attempt(3, "product(id: 1) against \(slashed) should build a URLRequest") {
+      try Endpoint.product(id: 1).urlRequest(baseURL: slashed)
+    }
+    #expect(
+      request.url?.absoluteString == "https://catalog.example/api/products/1",
+      guide.task(
+        3,
+        "product(id: 1) against \(slashed) should request https://catalog.example/api/products/1, got \(request.url?.absoluteString ?? "no URL"). Joining the base URL and the path as strings doubles the slash; append the path with appendingPathComponent"
+      )
+    )
+  }
 }

@@ -17,7 +17,16 @@ struct ProductDTOTests {
       try JSONDecoder.catalog().decode([ProductDTO].self, from: ProductFixtures.data)
     }
     return try await guide.attempt(2, "every one of the 194 real records should map to a Product") {
-      try dtos.map { try $0.toDomain() }
+      try dtos.map(mapBlamingTheDateStub)
+    }
+  }
+
+  /// `dto.toDomain()`, throwing Task 1's "not done yet" when CatalogDate.parse's stub is why it failed.
+  func mapBlamingTheDateStub(_ dto: ProductDTO) throws -> Product {
+    do {
+      return try dto.toDomain()
+    } catch {
+      throw blamingTheDateStub(error, updatedAt: dto.meta.updatedAt) ?? error
     }
   }
 
@@ -34,7 +43,7 @@ struct ProductDTOTests {
       guide.task(2, "92 real records have no brand; expected 92 products with brand nil, got \(withoutBrand.count)"))
     #expect(
       products.first?.brand == "Essence",
-      guide.task(2, "product 1's brand is Essence, got \(String(describing: products.first?.brand))"))
+      guide.task(2, "product 1's brand is Essence, got \(shown(products.first?.brand as Any))"))
   }
 
   @Test func keepsPricesAsExactMoney() async throws {
@@ -58,7 +67,7 @@ struct ProductDTOTests {
     let dto = try await guide.attempt(2, "a record priced \(digits) should decode into ProductDTO") {
       try JSONDecoder.catalog().decode(ProductDTO.self, from: Data(json.utf8))
     }
-    let product = try await guide.attempt(2, "a record priced \(digits) should map") { try dto.toDomain() }
+    let product = try await guide.attempt(2, "a record priced \(digits) should map") { try mapBlamingTheDateStub(dto) }
     #expect(
       product.price == Decimal(string: digits),
       guide.task(
@@ -117,8 +126,12 @@ struct ProductDTOTests {
       "a product that breaks a rule should throw RemoteDataSourceError.invalidData naming the field"
     ) { problem, dto, field in
       let outcome = Result { try dto.toDomain() }
-      return isInvalidData(outcome.failure, naming: field)
-        ? nil : ("\(problem) (\(field)) gave \(outcome.map { _ in "a Product" }.described)", outcome.failure)
+      guard !isInvalidData(outcome.failure, naming: field) else { return nil }
+      var happened = "\(problem) (\(field)) gave \(outcome.map { _ in "a Product" }.described)"
+      if field == "updatedAt", (try? CatalogDate.parse(dto.meta.updatedAt)) != nil {
+        happened += ": CatalogDate.parse (Task 1) accepted it"
+      }
+      return (happened, blamingTheDateStub(outcome.failure, updatedAt: dto.meta.updatedAt))
     }
   }
 
@@ -132,7 +145,9 @@ struct ProductDTOTests {
     await guide.expectEvery(edges, task: 2, "values at the edge of each rule are valid and should map") {
       problem, dto in
       let outcome = Result { try dto.toDomain() }
-      return outcome.failure.map { ("\(problem) gave the error \($0)", $0) }
+      return outcome.failure.map {
+        ("\(problem) gave the error \(shown($0))", blamingTheDateStub($0, updatedAt: dto.meta.updatedAt))
+      }
     }
   }
 }

@@ -78,9 +78,11 @@ struct ProductListViewModelTests {
     ) { error, expected in
       let viewModel = ProductListViewModel(remote: StubProductRemoteDataSource(page: .failure(error)))
       await viewModel.load()
-      let shown = viewModel.errorMessage ?? "nil"
-      guard !shown.localizedCaseInsensitiveContains(expected) || viewModel.isLoading else { return nil }
-      return ("\(error) should mention \"\(expected)\", got \(shown) with isLoading \(viewModel.isLoading)", nil)
+      let message = viewModel.errorMessage ?? "nil"
+      guard !message.localizedCaseInsensitiveContains(expected) || viewModel.isLoading else { return nil }
+      return (
+        "\(shown(error)) should mention \"\(expected)\", got \(message) with isLoading \(viewModel.isLoading)", nil
+      )
     }
   }
 

@@ -56,7 +56,7 @@ struct ProductPageDTOTests {
     }
     #expect(
       page.products.map(\.id) == [1, 2, 3] && (page.total, page.skip, page.limit) == (194, 0, 3),
-      guide.task(2, "expected products [1, 2, 3], total 194, skip 0, limit 3; got \(page)"))
+      guide.task(2, "expected products [1, 2, 3], total 194, skip 0, limit 3; got \(shown(page))"))
   }
 
   @Test func oneInvalidProductFailsThePage() async {

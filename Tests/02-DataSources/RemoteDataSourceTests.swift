@@ -70,7 +70,7 @@ struct RemoteDataSourceTests {
     }
     #expect(
       page == ProductPage(products: [], total: 0, skip: 0, limit: 0),
-      guide.task(4, "expected an empty page with total, skip and limit 0, got \(page)")
+      guide.task(4, "expected an empty page with total, skip and limit 0, got \(shown(page))")
     )
   }
 
@@ -91,7 +91,7 @@ struct RemoteDataSourceTests {
     let expected = RemoteDataSourceError.http(status: 404, message: "Product with id '999' not found")
     #expect(
       result.failure as? RemoteDataSourceError == expected,
-      guide.task(4, "expected \(expected), got \(result.described)", blaming: result.failure)
+      guide.task(4, "expected \(shown(expected)), got \(result.described)", blaming: result.failure)
     )
   }
 
@@ -101,7 +101,20 @@ struct RemoteDataSourceTests {
     let expected = RemoteDataSourceError.http(status: 500, message: "Database unavailable")
     #expect(
       result.failure as? RemoteDataSourceError == expected,
-      guide.task(4, "expected \(expected), never an empty page; got \(result.described)", blaming: result.failure))
+      guide.task(
+        4, "expected \(shown(expected)), never an empty page; got \(result.described)", blaming: result.failure))
+  }
+
+  @Test func aServerErrorWithAnHTMLBodyKeepsItsStatus() async {
+    api.inject(.statusWithBody(502, body: "<html><body><h1>502 Bad Gateway</h1></body></html>"), on: .list)
+    let result = await Result { try await source.products(limit: 30, skip: 0) }
+    let expected = RemoteDataSourceError.http(status: 502, message: nil)
+    #expect(
+      result.failure as? RemoteDataSourceError == expected,
+      guide.task(
+        4,
+        "a 502 whose body is a proxy's HTML page has no message to read: expected \(shown(expected)), got \(result.described). Read ErrorBody with try?, so a body that is not JSON still gives .http",
+        blaming: result.failure))
   }
 
   @Test func aResponseThatIsNotHTTPIsRefused() async {

@@ -44,12 +44,9 @@ struct DatabaseFileTests {
     let local = try await openDatabase(file.path)
     var branded = Product.sample(id: 2)
     branded.brand = "New in version 2"
-    let (old, brand) = try await guide.attempt(5, "reading the version-1 row, saving a branded product and reading it")
-    {
-      let old = try await local.product(id: 1)
-      try await local.save([branded])
-      return (old, try await local.product(id: 2)?.brand)
-    }
+    let old = try await guide.attempt(5, "reading the version-1 row") { try await local.product(id: 1) }
+    try await save([branded], to: local, "saving a branded product")
+    let brand = try await guide.attempt(5, "reading the branded product") { try await local.product(id: 2)?.brand }
     #expect(
       old?.title == "Kept across the migration" && old?.price == Decimal(string: "12.5") && old?.brand == nil,
       guide.task(
@@ -104,7 +101,9 @@ struct DatabaseFileTests {
     #expect(
       error?.code == .notADatabase && error?.message.contains("not a database") == true,
       guide.task(
-        1, "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened)")
+        1,
+        "opening random bytes should throw SQLiteError .notADatabase (\"file is not a database\"), got \(opened.described)"
+      )
     )
   }
 }

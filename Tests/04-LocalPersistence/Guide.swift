@@ -40,99 +40,70 @@ func openDatabase(
   ) { try SQLiteProductLocalDataSource(path: path) }
 }
 
+/// Saves through the data source, or stops the test with one issue naming Task 4
+/// (or the unfinished task whose stub threw): a `SQLiteError` from `save(_:)` is Task 4's.
+func save(
+  _ products: [Product], to local: SQLiteProductLocalDataSource, _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await guide.attempt(4, what, sourceLocation: sourceLocation) { try await local.save(products) }
+}
+
+/// Reads every product through the data source, or stops the test naming Task 5.
+func readAll(
+  _ local: SQLiteProductLocalDataSource, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [Product] {
+  try await guide.attempt(5, what, sourceLocation: sourceLocation) { try await local.products() }
+}
+
+/// The rows of the file at `path` as `ProductRow` reads them, by id, through a
+/// connection of the test's own: what `save(_:)` wrote, whatever `products()` does.
+func storedProducts(at path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Product] {
+  let readRow: (SQLiteStatement) throws -> ProductRow = ProductRow.init(statement:)
+  return try await guide.attempt(
+    3, "the saved rows should read back through ProductRow(statement:) on a second connection",
+    sourceLocation: sourceLocation
+  ) {
+    try SQLiteConnection(path: path).prepare("SELECT \(ProductRow.columns) FROM products ORDER BY id")
+      .query { try readRow($0) }.map { try $0.toDomain() }
+  }
+}
+
+/// Whether your migrations give a table that refuses a row with stock -1 (Task 1's CHECK).
+func tableRefusesANegativeStock() -> Bool {
+  let outcome = Result {
+    let database = try SQLiteConnection(path: ":memory:")
+    try database.migrate(SQLiteProductLocalDataSource.migrations)
+    try database.prepare(
+      """
+      INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
+      VALUES (1, 'Lamp', '', 'test', '1', 0, 0, -1, NULL, 0)
+      """
+    ).run()
+  }
+  return isConstraintFailure(outcome.failure)
+}
+
+/// The comment for a save of a product with stock -1 that did not fail with
+/// SQLITE_CONSTRAINT: Task 4's when the table has the CHECK, so the error was
+/// swallowed; Task 1's when the table lacks it.
+func negativeStockComment(_ outcome: Result<Void, any Error>) -> Comment {
+  let got = outcome.map { _ in "no error" }.described
+  guard tableRefusesANegativeStock() else {
+    return guide.task(
+      1, "a product with stock -1 must break the table's CHECK (stock >= 0): expected SQLITE_CONSTRAINT, got \(got)",
+      blaming: outcome.failure)
+  }
+  let swallowed =
+    outcome.failure == nil ? ": the table refuses stock -1, so is an error swallowed (try?) in the loop?" : ""
+  return guide.task(
+    4, "save(_:) should throw the SQLiteError (SQLITE_CONSTRAINT) of a product with stock -1, got \(got)\(swallowed)",
+    blaming: outcome.failure)
+}
+
 /// Whether `error` is SQLite's constraint failure (a CHECK, NOT NULL or UNIQUE that said no).
 func isConstraintFailure(_ error: (any Error)?) -> Bool {
   (error as? SQLiteError)?.code == .constraint
-}
-
-extension StageGuide {
-  /// Runs `body` and returns its value. When it throws, the test stops with one
-  /// issue that says what was being done and shows the error. The issue names
-  /// `task`, or the earlier task whose stub threw "not done yet".
-  func attempt<Value>(
-    _ task: Int, _ what: String, isolation: isolated (any Actor)? = #isolation,
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value
-  ) async throws -> Value {
-    let thrown: any Error
-    do {
-      return try await body()
-    } catch let error as ExpectationFailedError {
-      throw error  // A nested check has already recorded its issue.
-    } catch {
-      thrown = error
-    }
-    // One issue that shows the error and stops the test: "(error → …) == nil".
-    let error: (any Error)? = thrown
-    try #require(
-      error == nil, self.task(task, "\(what); it threw instead", blaming: thrown), sourceLocation: sourceLocation)
-    throw thrown  // Not reached: the failed #require has stopped the test.
-  }
-
-  /// A comment for `task`, or, when `error` is a lesson stub's "not done yet" for
-  /// another task, for that task: the test fails because it is unfinished.
-  func task(_ number: Int, _ message: String, blaming error: (any Error)?) -> Comment {
-    guard let error, let unfinished = unfinishedTask(in: error), unfinished != number, tasks[unfinished] != nil else {
-      return task(number, message)
-    }
-    return task(unfinished, "Task \(unfinished) is not done yet, and this check needs it. \(message)")
-  }
-}
-
-extension StageGuide {
-  /// One expectation for a whole table of cases, so one mistake prints one message.
-  ///
-  /// `check` returns `nil` for a case that keeps `rule`, or what happened instead
-  /// and the error behind it, if any. The message lists every case that broke the
-  /// rule; when one of them threw a stub's "not done yet", it names that task.
-  func expectEvery<Case: Sendable>(
-    _ cases: [Case], task number: Int, _ rule: String, isolation: isolated (any Actor)? = #isolation,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    check: (Case) async -> (happened: String, error: (any Error)?)?
-  ) async {
-    var broken: [(happened: String, error: (any Error)?)] = []
-    for item in cases {
-      if let problem = await check(item) { broken.append(problem) }
-    }
-    let list = broken.map(\.happened).joined(separator: "; ")
-    #expect(
-      broken.count == 0,
-      task(number, "\(rule); \(broken.count) of \(cases.count) did not: \(list)", blaming: broken.first?.error),
-      sourceLocation: sourceLocation)
-  }
-}
-
-extension Result {
-  /// The outcome as a message shows it: the value, or "the error …".
-  var described: String {
-    switch self {
-    case .success(let value): "\(value)"
-    case .failure(let error): "the error \(error)"
-    }
-  }
-}
-
-/// The task number a lesson stub's `NotDoneYet` names ("Task 1" gives 1), or
-/// `nil` for any other error. The solution's modules don't know `NotDoneYet`,
-/// so it is recognised by its type name and its `task` property.
-func unfinishedTask(in error: any Error) -> Int? {
-  guard String(describing: type(of: error)) == "NotDoneYet",
-    let task = Mirror(reflecting: error).children.first(where: { $0.label == "task" })?.value as? String
-  else { return nil }
-  return Int(task.replacingOccurrences(of: "Task ", with: ""))
-}
-
-/// The stored properties in which two values differ, as `name: expected …, got …`,
-/// or `""` when none do. Dates show their seconds since 2001, to the last bit.
-func differences<Value>(expected: Value, actual: Value) -> String {
-  func text(_ value: Any) -> String {
-    if let date = value as? Date { return "\(date.timeIntervalSinceReferenceDate) s after 2001" }
-    return String(describing: value)
-  }
-  let pairs = zip(Mirror(reflecting: expected).children, Mirror(reflecting: actual).children)
-  return pairs.compactMap { expected, actual in
-    let (wanted, got) = (text(expected.value), text(actual.value))
-    return wanted == got ? nil : "\(expected.label ?? "?"): expected \(wanted), got \(got)"
-  }.joined(separator: "; ")
 }
 
 /// The order `products()` promises: newest `updatedAt` first, then by id.

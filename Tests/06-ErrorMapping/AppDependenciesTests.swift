@@ -70,4 +70,40 @@ struct AppDependenciesTests {
         "live() wraps the remote source in RetryingProductRemoteDataSource: a 503, then the 30 products on the second request; got \(brief(outcome)) after \(api.requests.count) request(s)",
         blaming: outcome))
   }
+
+  @Test func theLiveWiringStartsAnEmptyCacheOverAnUnreadableFile() async throws {
+    let api = FakeCatalogAPI()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString).sqlite")
+    defer {
+      for suffix in ["", ".unreadable"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+    }
+    try Data("not a database, but long enough to be read as one".utf8).write(to: file)
+    let answer = await Result {
+      try await AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session)
+        .productRepository.products(policy: .networkOnly)
+    }
+    let movedAside = FileManager.default.fileExists(atPath: file.path + ".unreadable")
+    #expect(
+      (try? answer.get())?.value.count == 30 && movedAside,
+      guide.task(
+        8,
+        "over a file that is not a database, live() still moves it aside (stage 05's openOrReset(path:)) and answers the network's 30 products; got \(brief(answer)), \(movedAside ? "" : "no ")file at .unreadable",
+        blaming: answer))
+  }
+
+  @Test func aDatabaseThatCannotBeOpenedIsAStorageFailure() async throws {
+    let api = FakeCatalogAPI()
+    let missingFolder = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString)")
+    let built = Result {
+      try AppDependencies.live(
+        databasePath: missingFolder.appendingPathComponent("catalog.sqlite").path, baseURL: api.baseURL,
+        session: api.session)
+    }
+    #expect(
+      built.failure as? CatalogError == .storage(.unavailable),
+      guide.task(
+        4,
+        "live() over a file in a folder that does not exist fails to open it (SQLite's cantOpen): it should throw CatalogError.storage(.unavailable), got \(built)",
+        blaming: built))
+  }
 }

@@ -76,6 +76,39 @@ struct BoundaryTests {
     }
   }
 
+  /// The first fixture record with `change` applied, as the body of a one-product page.
+  static func page(changing change: (inout [String: Any]) -> Void) throws -> String {
+    var record = try #require(try JSONSerialization.jsonObject(with: JSONEncoderless.firstRecord) as? [String: Any])
+    change(&record)
+    let body = try JSONSerialization.data(withJSONObject: [
+      "products": [record], "total": 1, "skip": 0, "limit": 30,
+    ])
+    return String(decoding: body, as: UTF8.self)
+  }
+
+  /// Bodies that decode but hold a value stage 02's mapper refuses, and the field it names.
+  static let refusals: [(String, @Sendable (inout [String: Any]) -> Void)] = [
+    ("price", { $0["price"] = -1 }),
+    ("stock", { $0["stock"] = -3 }),
+    ("updatedAt", { $0["meta"] = ["updatedAt": "2025-02-30T09:41:02.053Z"] }),
+  ]
+
+  @Test(arguments: refusals)
+  func aValueTheAppRefusesIsInvalidDataNamingTheField(
+    field: String, change: @Sendable (inout [String: Any]) -> Void
+  ) async throws {
+    let api = FakeCatalogAPI()
+    api.inject(.body(try Self.page(changing: change)))
+    let outcome = await Result { try await Self.repository(over: api).products(policy: .networkOnly) }
+    let text = if case .invalidData(let text)? = outcome.failure as? CatalogError { text } else { "" }
+    #expect(
+      text.contains(field) && !text.contains("Not done yet"),
+      guide.task(
+        4,
+        "a page whose product has a bad \(field) decodes, and the mapper refuses it: the repository should throw .invalidData naming \"\(field)\", got \(outcome)",
+        blaming: outcome))
+  }
+
   @Test func aCancelledRequestIsCancellationNotAnError() async {
     let api = FakeCatalogAPI()
     api.inject(.latency(.seconds(10)))

@@ -34,7 +34,7 @@ struct CatalogErrorTests {
     (.unauthorized, false),
     (.rejected(status: 409), false),
     (.rejected(status: 422), false),
-    (.invalidData("products[0].price: expected Double"), false),
+    (.invalidData("products[0].price: expected Decimal"), false),
     (.storage(.full), false),
     (.storage(.damaged), false),
     (.storage(.refused), false),
@@ -290,6 +290,27 @@ struct DecodingAndStorageMappingTests {
       guide.task(
         4, "SQLite's own CHECK failure (\(error.code)) should map to .storage(.refused), got \(mapped)",
         blaming: "\(mapped)"))
+  }
+
+  @Test func theStoresOwnErrorsAreStorageFailures() async throws {
+    let store = try SQLiteProductLocalDataSource(path: ":memory:")
+    var negative = firstPage[0]
+    negative.price = -1
+    let saved = await Result { try await store.save([negative]) }
+    var row = ProductRow(firstPage[0])
+    row.price = "12abc"
+    let read = Result { try row.toDomain() }
+    let unsavable = try #require(
+      saved.failure as? LocalDataSourceError, "save(_:) must refuse a price of -1, got \(saved)")
+    let corrupt = try #require(
+      read.failure as? LocalDataSourceError, "a stored price of \"12abc\" must not read back, got \(read)")
+    let mapped = try [unsavable, corrupt].map { try CatalogErrorMapper.catalogError(from: $0, now: testDate) }
+    #expect(
+      mapped == [.storage(.refused), .storage(.damaged)],
+      guide.task(
+        4,
+        "the store's own errors are storage failures: \(unsavable) is refused, \(corrupt) is damaged; got \(mapped)"
+      ))
   }
 }
 

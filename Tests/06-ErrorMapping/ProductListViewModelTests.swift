@@ -17,7 +17,7 @@ struct ProductListViewModelTests {
     .offline, .timedOut, .insecureConnection, .notFound, .unauthorized,
     .rateLimited(retryAfter: .seconds(120)), .rateLimited(retryAfter: nil),
     .rejected(status: 409), .server(status: 503), .server(status: 501),
-    .invalidData("products[3].price: expected Double"),
+    .invalidData("products[3].price: expected Decimal"),
     .storage(.busy), .storage(.full), .storage(.damaged), .storage(.refused), .storage(.unavailable),
     .nothingCached,
   ]
@@ -114,7 +114,8 @@ struct ProductListViewModelTests {
 
   @Test func aFailureShowsTheSentenceAndTheRetryOffer() async {
     guard guide.requireTask1(for: 5) else { return }
-    let viewModel = ProductListViewModel(repository: SpyProductRepository(answers: [.failure(.server(status: 503))]))
+    let viewModel = ProductListViewModel(
+      repository: SpyProductRepository(answers: [.failure(CatalogError.server(status: 503))]))
     await viewModel.load()
     let expected = ProductListViewModel.message(for: .server(status: 503))
     #expect(
@@ -128,10 +129,9 @@ struct ProductListViewModelTests {
 
   @Test func aCancelledLoadShowsNoMessage() async {
     let loaded = RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: testDate, isStale: false)
-    let repository = SpyProductRepository(answers: [.success(loaded)])
+    let repository = HoldingProductRepository(answer: loaded)
     let viewModel = ProductListViewModel(repository: repository)
     await viewModel.load()
-    await repository.holdUntilCancelled()
     let refresh = Task { await viewModel.refresh() }
     let inFlight = await repository.held.waitForSleepers(count: 1, whileRunning: refresh)
     refresh.cancel()

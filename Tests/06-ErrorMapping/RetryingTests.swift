@@ -90,7 +90,7 @@ struct RetryingTests {
   }
 
   static let finalErrors: [CatalogError] = [
-    .notFound, .unauthorized, .invalidData("products[0].price: expected Double"),
+    .notFound, .unauthorized, .invalidData("products[0].price: expected Decimal"),
   ]
 
   @Test(arguments: finalErrors)

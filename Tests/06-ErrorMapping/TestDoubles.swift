@@ -9,7 +9,9 @@ import Testing
   @testable import Lesson06
 #endif
 
-// Test doubles, named by role. They live with the tests, never in the app.
+// Test doubles, named by role. They live with the tests, never in the app. The
+// view model's spy, SpyProductRepository, is the one you wrote in stage 03; it
+// sits in the stage's folder because one test folder serves lesson and solution.
 
 /// Counts events and lets a test wait until a number of them has happened,
 /// without sleeping: a waiter returns as soon as the count is reached, or when
@@ -106,30 +108,25 @@ final class ScriptedRandom: Sendable {
   }
 }
 
-/// Spy on the repository, for the view model's tests: answers from a script,
-/// and can wait until the test cancels the call.
-actor SpyProductRepository: ProductRepository {
-  private var answers: [Result<RepositoryAnswer<[Product]>, CatalogError>]
-  private var waitsForCancellation = false
+/// A repository that answers its first call and holds every later one until its
+/// task is cancelled, for the view model's cancellation test.
+actor HoldingProductRepository: ProductRepository {
+  private let answer: RepositoryAnswer<[Product]>
+  private var calls = 0
   /// What a held call sleeps on; a test waits for its sleeper to know the call is in flight.
   nonisolated let held = TestClock()
 
-  /// - Parameter answers: One answer per call; the last one repeats.
-  init(answers: [Result<RepositoryAnswer<[Product]>, CatalogError>]) {
-    precondition(!answers.isEmpty, "a spy needs at least one answer")
-    self.answers = answers
+  init(answer: RepositoryAnswer<[Product]>) {
+    self.answer = answer
   }
 
-  /// Later calls wait until their task is cancelled, then throw `CancellationError`.
-  func holdUntilCancelled() { waitsForCancellation = true }
-
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
-    if waitsForCancellation {
+    calls += 1
+    if calls > 1 {
       // Nobody advances this clock: the call ends only by cancellation.
       try await held.sleep(for: .seconds(1))
     }
-    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
-    return try answer.get()
+    return answer
   }
 
   func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {

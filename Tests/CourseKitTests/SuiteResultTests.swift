@@ -62,6 +62,22 @@ struct SuiteResultTests {
           failures: [TestNote(test: "saysSoWhenOffline()", messages: ["…"])]))
   }
 
+  /// Tests run in parallel: the crash names the test its backtrace shows, not every test that was running.
+  @Test func aCrashNamesTheTestInItsBacktrace() {
+    let stream = EventStreamFixture.run(tests: tests, running: tests, ended: false)
+    let console = """
+      Fatal error: Duplicate values for key: '1'
+      Thread 1 "oot.default-qos":
+      0 0x0000 LessonTests.showsTheFirstPage() + 12 in RepositoryCoursePackageTests.xctest
+      Thread 2 "oot.default-qos" crashed:
+      5 [ra] 0x0000 LessonTests.saysSoWhenOffline() + 603 in RepositoryCoursePackageTests.xctest at /course/Tests/02-DataSources/LocalDataSourceTests.swift:37:45
+      Thread 3 "-qos.overcommit":
+      0 0x0000 LessonTests.reportsAnHTTPError(status:message:) + 1 in RepositoryCoursePackageTests.xctest
+      """
+    let result = SuiteResult(eventStream: stream, console: console, stoppedAfter: nil)
+    #expect(result.ending == .crashed("Fatal error: Duplicate values for key: '1', in saysSoWhenOffline()"))
+  }
+
   @Test func aRunThatNeverEndedCrashedAndSaysWhereAndWhy() {
     let stream = EventStreamFixture.run(tests: tests, running: ["showsTheFirstPage()"], ended: false)
     let console = """
@@ -73,7 +89,7 @@ struct SuiteResultTests {
     #expect(
       result.ending
         == .crashed(
-          "Fatal error: Unexpectedly found nil while unwrapping an Optional value, while showsTheFirstPage() ran"))
+          "Fatal error: Unexpectedly found nil while unwrapping an Optional value, in showsTheFirstPage()"))
     #expect(!result.allPassed)
   }
 

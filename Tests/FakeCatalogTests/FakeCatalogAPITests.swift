@@ -150,6 +150,14 @@ struct FakeCatalogAPITests {
     #expect(!isPage, "the body must not decode as a page")
   }
 
+  @Test func answersAStatusWithAnExactBody() async throws {
+    let api = FakeCatalogAPI()
+    api.inject(.statusWithBody(502, body: "<html>Bad Gateway</html>"))
+    let (data, response) = try await api.session.data(from: api.baseURL.appendingPathComponent("products"))
+    #expect((response as? HTTPURLResponse)?.statusCode == 502)
+    #expect(String(decoding: data, as: UTF8.self) == "<html>Bad Gateway</html>")
+  }
+
   @Test func canAnswerWithoutHTTP() async throws {
     let api = FakeCatalogAPI()
     api.inject(.nonHTTPResponse)

@@ -1,0 +1,39 @@
+/// Spy: a `ProductRepository` for tests that records every call and answers
+/// from a script.
+///
+/// A test hands it to the view model and then asks it what happened:
+/// `productsCallCount` says how often the view model fetched. In an app this
+/// file lives in the test target. Here it sits with the stage's code, because
+/// one test folder is compiled against both the lesson and the solution; no
+/// app code uses it.
+///
+/// Stage 05: it answers `RepositoryAnswer`s, and `policies` records the policy
+/// of every call. Stage 06: it throws what a repository throws, `CatalogError`.
+actor SpyProductRepository: ProductRepository {
+  /// How many times `products(policy:)` has been called.
+  private(set) var productsCallCount = 0
+  /// Stage 05: the policy of each call, in order.
+  private(set) var policies: [CachePolicy] = []
+  /// What the next calls to `products(policy:)` answer, in order.
+  private var answers: [Result<RepositoryAnswer<[Product]>, any Error>]
+
+  /// - Parameter answers: One answer per call to `products(policy:)`; the last
+  ///   one repeats for every later call.
+  init(answers: [Result<RepositoryAnswer<[Product]>, any Error>]) {
+    precondition(!answers.isEmpty, "a spy needs at least one answer")
+    self.answers = answers
+  }
+
+  func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
+    productsCallCount += 1
+    policies.append(policy)
+    let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
+    return try answer.get()
+  }
+
+  /// The list screen never asks for one product, so every id is missing.
+  func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
+    policies.append(policy)
+    throw CatalogError.notFound
+  }
+}

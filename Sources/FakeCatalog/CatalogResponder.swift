@@ -1,0 +1,180 @@
+import CourseFixtures
+import Foundation
+import Synchronization
+
+/// Turns a request into the Catalog API's answer, whatever carries it.
+///
+/// The one place that holds the records, the injected faults and the requests
+/// seen, and decides what each request gets. `FakeCatalogAPI` renders its
+/// decisions through a `URLProtocol`; `course serve` renders them on a socket.
+///
+/// ```swift
+/// let responder = CatalogResponder(sleep: { try await Task.sleep(for: $0) })
+/// responder.inject(.status(503), on: .list, times: 1)
+/// let outcome = await responder.respond(to: request)
+/// ```
+public final class CatalogResponder: Sendable {
+  private struct State {
+    var store: CatalogStore
+    var faults: [FaultRule] = []
+    var requests: [RecordedRequest] = []
+
+    /// The faults that apply to one request, using up counted ones: every
+    /// latency aimed at it, and the first other fault, which decides the answer.
+    mutating func takeFaults(for route: Route?) -> [Fault] {
+      var taken: [Fault] = []
+      var decided = false
+      for index in faults.indices where faults[index].route == nil || faults[index].route == route {
+        let fault = faults[index].fault
+        if case .latency = fault {
+        } else if decided {
+          continue
+        } else {
+          decided = true
+        }
+        taken.append(fault)
+        if let remaining = faults[index].remaining { faults[index].remaining = remaining - 1 }
+      }
+      faults.removeAll { $0.remaining == 0 }
+      return taken
+    }
+  }
+
+  private let state: Mutex<State>
+  private let sleep: @Sendable (Duration) async throws -> Void
+  private let keepsRequests: Bool
+
+  /// Makes a responder serving `products`.
+  ///
+  /// - Parameters:
+  ///   - products: The records to serve; the 194 real records by default.
+  ///   - keepsRequests: Whether `requests` records every request; a long-running
+  ///     server passes `false` so its memory does not grow with its traffic.
+  ///   - sleep: Waits out injected latency: a `TestClock` in tests, the real clock in a server.
+  public init(
+    products: [JSONValue] = ProductFixtures.records, keepsRequests: Bool = true,
+    sleep: @escaping @Sendable (Duration) async throws -> Void
+  ) {
+    self.state = Mutex(State(store: CatalogStore(products: products)))
+    self.keepsRequests = keepsRequests
+    self.sleep = sleep
+  }
+
+  // MARK: What it holds and has seen
+
+  /// The records served now, writes included.
+  public var products: [JSONValue] { state.withLock { $0.store.products } }
+
+  /// Every request answered, in arrival order; empty when `keepsRequests` is `false`.
+  public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+  /// The faults still in force, oldest first.
+  public var faults: [FaultRule] { state.withLock { $0.faults } }
+
+  // MARK: Faults
+
+  /// Makes requests misbehave.
+  ///
+  /// - Parameters:
+  ///   - fault: What goes wrong.
+  ///   - route: The route it applies to; `nil` for every route.
+  ///   - times: How many matching requests it affects; `nil` until `clearFaults()`.
+  public func inject(_ fault: Fault, on route: Route? = nil, times: Int? = nil) {
+    precondition(times.map { $0 > 0 } ?? true, "inject(times:) needs a positive count")
+    state.withLock { $0.faults.append(FaultRule(fault: fault, route: route, remaining: times)) }
+  }
+
+  /// Removes every injected fault; requests are answered normally again.
+  public func clearFaults() {
+    state.withLock { $0.faults.removeAll() }
+  }
+
+  // MARK: Answering
+
+  /// What a request will get, decided before any waiting.
+  public struct Decision: Sendable {
+    /// How long to wait before answering: every latency aimed at the request, added up.
+    public let delay: Duration
+    /// The fault that decides the answer, if any.
+    let decisive: Fault?
+    let request: RecordedRequest
+  }
+
+  /// Records the request, applies the faults aimed at it, and decides the answer.
+  ///
+  /// - Parameters:
+  ///   - request: The request as it arrived.
+  ///   - ambient: Faults the transport adds for this request only, after the
+  ///     injected ones: a server's standing latency or a failure it drew at random.
+  /// - Returns: What the transport should do.
+  public func respond(to request: RecordedRequest, adding ambient: [Fault] = []) async -> CatalogOutcome {
+    let decision = decide(request, adding: ambient)
+    if decision.delay > .zero {
+      do {
+        try await sleep(decision.delay)
+      } catch {
+        return .cancelled
+      }
+    }
+    return outcome(of: decision)
+  }
+
+  /// The first half of `respond(to:adding:)`, for a transport that waits out
+  /// `delay` itself, such as a server thread that may block: records the
+  /// request and uses up the faults aimed at it.
+  public func decide(_ request: RecordedRequest, adding ambient: [Fault] = []) -> Decision {
+    let faults: [Fault] = state.withLock { state in
+      if keepsRequests { state.requests.append(request) }
+      return state.takeFaults(for: request.route) + ambient
+    }
+    let delay = faults.reduce(Duration.zero) { total, fault in
+      if case .latency(let duration) = fault { return total + duration }
+      return total
+    }
+    let decisive = faults.first { if case .latency = $0 { false } else { true } }
+    return Decision(delay: delay, decisive: decisive, request: request)
+  }
+
+  /// The second half of `respond(to:adding:)`, once `decision.delay` has passed:
+  /// the answer, reading or changing the records as the request asks.
+  public func outcome(of decision: Decision) -> CatalogOutcome {
+    let request = decision.request
+    switch decision.decisive {
+    case .offline?: return .offline
+    case .timeout?: return .timeout
+    case .status(let status, let message, let headers)?:
+      var reply = Reply.message(message, status: status)
+      reply.headers.merge(headers) { _, new in new }
+      return .reply(reply)
+    case .malformedBody?:
+      return .reply(Reply(status: 200, body: Data(#"{"products": [{"id": 1,"#.utf8)))
+    case .nonJSONBody?:
+      return .reply(
+        Reply(
+          status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
+          body: Data("<html><body><h1>Wi-Fi login required</h1></body></html>".utf8)))
+    case .body(let text)?:
+      return .reply(Reply(status: 200, body: Data(text.utf8)))
+    case .statusWithBody(let status, let text)?:
+      return .reply(Reply(status: status, body: Data(text.utf8)))
+    case .nonHTTPResponse?:
+      return .notHTTP(storeReply(to: request))
+    case .truncatedBody?:
+      let reply = storeReply(to: request)
+      return .truncated(reply, keeping: reply.body.count / 2)
+    case .latency?, nil:
+      return .reply(storeReply(to: request))
+    }
+  }
+
+  /// The store's answer. A read is answered from a copy of the store taken under
+  /// the lock (the records are copied on write, so the copy is cheap) and encoded
+  /// outside it, so concurrent reads do not queue behind each other's JSON encoding.
+  private func storeReply(to request: RecordedRequest) -> Reply {
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return state.withLock { $0.store.reply(to: request) }
+    }
+    var snapshot = state.withLock { $0.store }
+    return snapshot.reply(to: request)
+  }
+}
