@@ -128,7 +128,7 @@ struct PolicyTableTests {
     let cachedAt = row.age.seconds.map { harness.now.date.addingTimeInterval(-$0) }
     if let seconds = row.age.seconds { try await harness.seedList(age: seconds) }
     let answer = await Result { try await harness.repository.products(policy: row.policy) }
-    await harness.repository.waitForRevalidations()
+    await harness.waitForRevalidations()
     let calls = await harness.remote.listCalls
     let stored = await Result { try await harness.disk.cachedList() }
 
@@ -147,6 +147,8 @@ struct PolicyTableTests {
     #expect(
       got == row.outcome,
       guide.task(5, "\(row.testDescription): expected \(row.outcome), got \(describe(answer))", blaming: answer))
+    // A wrong answer is one mistake: the calls and the disk follow from it, and are checked once it is right.
+    guard got == row.outcome else { return }
     let backgroundRow = row.policy == .staleWhileRevalidate && row.age == .softStale
     #expect(
       calls == row.remoteCalls,
@@ -154,6 +156,8 @@ struct PolicyTableTests {
         backgroundRow ? 6 : 5,
         "\(row.testDescription): expected \(row.remoteCalls) network call(s)\(backgroundRow ? ", the background refresh" : ""), got \(calls)",
         blaming: answer))
+    // Calls that should not have happened, or did not, explain the disk too.
+    guard calls == row.remoteCalls else { return }
     let storedNetworkList = (try? stored.get())?.value == Self.networkList
     #expect(
       storedNetworkList == row.stores,
@@ -292,19 +296,30 @@ struct PolicyTests {
         blaming: answer))
   }
 
-  @Test func aCancelledCallIsNotAnsweredFromTheCache() async throws {
+  /// The policies that ask the network with a servable list cached, and the list's age:
+  /// fresh for network-first, soft-stale for cache-first, so both must ask.
+  @Test(arguments: [(CachePolicy.networkFirst, 10.0), (.cacheFirst, 500)])
+  func aCancelledCallIsNotAnsweredFromTheCache(policy: CachePolicy, age: TimeInterval) async throws {
     let harness = Harness(holdsCalls: true)
-    try await harness.seedList(age: 10)
-    let call = Task { try await harness.repository.products(policy: .networkFirst) }
+    try await harness.seedList(age: age)
+    let call = Task { try await harness.repository.products(policy: policy) }
     let reached = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: call)
     call.cancel()
-    let answer = await call.result.mapError { $0 as any Error }
+    // The network is still held: a cancelled caller must leave without it.
+    let leftAlone = await finishesOnItsOwn(call)
     await harness.remote.release()
+    let answer = await call.result.mapError { $0 as any Error }
+    try #require(
+      leftAlone,
+      guide.task(
+        7,
+        "\(policy) cancelled while the network is held: the cancelled caller is still waiting for the held network call (each caller needs its own continuation, resumed from onCancel); once released it got \(describe(answer))"
+      ))
     #expect(
       reached && answer.failure is CancellationError,
       guide.task(
         5,
-        "network-first cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
+        "\(policy) (list \(Int(age)) s old) cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
         blaming: answer))
   }
 }
