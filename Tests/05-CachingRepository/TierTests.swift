@@ -14,24 +14,20 @@ struct ReadThroughTests {
   @Test func readsDiskOnceThenAnswersFromMemory() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)
-    let read = await Result {
+    let (first, second, value) = try await guide.attempt(3, "cachedList(), twice, should read the list") {
       let first = try await harness.repository.cachedList()
       let second = try await harness.repository.cachedList()
       return (first?.origin, second?.origin, second?.entry.value)
     }
-    let found = try? read.get()
     let reads = await harness.store.reads
     #expect(
-      found?.0 == .disk && found?.1 == .memory,
+      first == .disk && second == .memory,
       guide.task(
-        3, "the first read comes from disk, the second from memory: expected (disk, memory), got \(read)",
-        blaming: read))
-    #expect(
-      reads == 1,
-      guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)", blaming: read))
-    #expect(
-      Bool(same(found?.2, firstPage)), guide.task(3, "memory should hold the 30 products read from disk", blaming: read)
-    )
+        3,
+        "the first read comes from disk, the second from memory: expected (disk, memory), got (\(shown(first as Any)), \(shown(second as Any)))"
+      ))
+    #expect(reads == 1, guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)"))
+    #expect(Bool(same(value, firstPage)), guide.task(3, "memory should hold the 30 products read from disk"))
   }
 
   @Test func readingKeepsTheFetchTime() async throws {
