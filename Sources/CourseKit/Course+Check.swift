@@ -60,8 +60,8 @@ extension Course {
     if let step = hangStep(report) { return step }
     guard let task = report.firstTask else {
       if report.result.brokenReason != nil {
-        return style.bold("Next:") + " `swift run course check \(stage.number)` again shows the test that crashed; "
-          + "\(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")) has the whole output."
+        return style.bold("Next:") + " open \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")): the backtrace "
+          + "after its \"Fatal error\" or \"Program crashed\" line names the function and line that crashed."
       }
       return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
     }
