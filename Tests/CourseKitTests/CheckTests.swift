@@ -117,6 +117,17 @@ struct CheckTests {
     #expect(output.contains("✘ a(): expected 1, got 0"), "\(output)")
   }
 
+  @Test func aCrashBeforeAnyTaskWasNamedSendsTheLearnerToTheBacktrace() throws {
+    let folder = try TemporaryWorkspace()
+    let crashed = CannedRun(
+      status: 4, console: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], unstarted: ["c()"], ended: false))
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
+    #expect(
+      output.contains("1 passed, 0 failed, 1 cut short by the crash, 0 skipped, 1 not run (3 tests)"), "\(output)")
+    #expect(output.contains("Next: open .build/course/Lesson01Tests.log: the backtrace after"), "\(output)")
+  }
+
   @Test func aPassingLastStageSaysHowManyStagesThePackageHas() throws {
     let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
     let (status, output, _) = folder.run(.check(stage: "02"), answers: CannedRun.answer(lesson: .allPass))
