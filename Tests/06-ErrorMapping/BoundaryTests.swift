@@ -90,7 +90,7 @@ struct BoundaryTests {
       wrong.isEmpty,
       guide.task(
         task,
-        "with the fault \(fault), every public repository call should throw \(expected); \(said.joined(separator: "; "))",
+        "with the fault \(fault), every public repository call should throw \(shown(expected)); \(said.joined(separator: "; "))",
         blaming: wrong.map { "\($0.outcome)" }.joined()))
   }
 
@@ -170,7 +170,7 @@ struct BoundaryTests {
     #expect(
       outcome.failure as? CatalogError == .nothingCached && api.requests.isEmpty,
       guide.task(
-        1, "cache-only with nothing cached throws CatalogError.nothingCached without a request, got \(outcome)"))
+        1, "cache-only with nothing cached throws CatalogError.nothingCached without a request, got \(brief(outcome))"))
   }
 }
 
