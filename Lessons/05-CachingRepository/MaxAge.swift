@@ -30,7 +30,8 @@ struct MaxAge: Sendable, Hashable {
   /// An entry fetched "in the future" (the device's clock moved back) is stale:
   /// it may be shown, but its age can't be trusted to call it fresh.
   ///
-  /// It is marked `throws` only so its stub can throw; keep it or drop it.
+  /// It is marked `throws` only so its stub can throw. Keep it; if you drop it,
+  /// drop the `try` before `maxAge.freshness(…)` in `servable(_:maxAge:)` too.
   func freshness(fetchedAt: Date, now: Date) throws -> Freshness {
     // TODO: Task 1. The age is now minus fetchedAt, in seconds. Below `soft`:
     // fresh; below `hard`: stale; from `hard` on: expired. A negative age is stale.

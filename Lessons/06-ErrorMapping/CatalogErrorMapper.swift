@@ -46,7 +46,8 @@ enum CatalogErrorMapper {
   ///   - now: The wall-clock time the response arrived, to measure an HTTP-date.
   static func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
     // TODO: Task 3. Switch over status as the list above says; read the
-    // Retry-After header with retryAfter(_:now:) for 429 and 5xx.
+    // Retry-After header with Self.retryAfter(retryAfter, now: now) for 429 and
+    // 5xx (write `Self.`: here the parameter retryAfter hides the function).
     .invalidData(
       NotDoneYet("Task 3", in: "Docs/06-ErrorMapping.md", "map(status:retryAfter:now:) should map status \(status)")
         .description)
@@ -104,12 +105,21 @@ enum CatalogErrorMapper {
   /// such as `products[3].price: expected Decimal`.
   static func map(_ error: DecodingError) -> CatalogError {
     // TODO: Task 4. Switch over the four cases; start each text with the coding
-    // path (for keyNotFound, the path and then the missing key), written as
-    // `products[3].price`: an intValue key is "[3]", a string key ".price".
+    // path from path(_:) (for keyNotFound, the path and then the missing key).
     // A dataCorrupted with an empty path is a body that is not JSON at all.
     .invalidData(
       NotDoneYet("Task 4", in: "Docs/06-ErrorMapping.md", "map(_: DecodingError) should name the coding path")
         .description)
+  }
+
+  /// A coding path as a reader writes it: `products[3].meta.updatedAt`.
+  static func path(_ codingPath: [any CodingKey]) -> String {
+    // TODO: Task 4. An intValue key is "[3]"; a string key is ".price", without
+    // the dot at the start. An empty path: a few words such as "the body".
+    NotDoneYet(
+      "Task 4", in: "Docs/06-ErrorMapping.md", "path(_:) should write the coding path \(codingPath.count) key(s) long"
+    )
+    .description
   }
 
   /// The domain error for a failed SQLite call, by its result code.

@@ -194,7 +194,10 @@ public enum Command: Sendable, Equatable {
     order, each once, under the heading of the task and the doc section that
     explains it (Docs/NN-Name.md#task-3-title). Tests a stage skips until an
     earlier task is done are listed under that task. A last line counts the
-    tests that passed, failed and were skipped.
+    tests that passed, failed and were skipped; after a hang or a crash, also
+    the tests that never ended and those never run, none of them passed. A
+    hang names the tests that never ended, their task when their messages
+    name one, and any leaked continuation the log reports.
     The task and message come from swift-testing's event stream, from the
     comment of each expectation ("Task 3 \"Title\" (Docs/NN-Name.md): …") or a
     stub's "Not done yet: Task 3 in Docs/NN-Name.md: …".

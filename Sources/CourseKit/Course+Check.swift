@@ -55,17 +55,48 @@ extension Course {
         + (next.map {
           " Next: stage \($0.number), \($0.name): read \($0.doc), then `swift run course check \($0.number)`."
         }
-          ?? " That was the last stage.")
+          ?? " \(Self.lastStage(of: package.workspace.stages().count))")
     }
+    if let step = hangStep(report) { return step }
     guard let task = report.firstTask else {
       if report.result.brokenReason != nil {
-        return style.bold("Next:") + " run `swift test --filter \(stage.lessonModule)` and look at the last test "
-          + "that started."
+        return style.bold("Next:") + " open \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")): the backtrace "
+          + "after its \"Fatal error\" or \"Program crashed\" line names the function and line that crashed."
       }
       return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
     }
     return style.bold("Next:") + " Task \(task.number), \"\(task.title)\": read \(task.section(in: stage))\n"
       + "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time; "
       + "`swift run course watch \(stage.number)` reruns the tests as you save."
+  }
+
+  /// "That was the last of the 6 stages in this package.": more may come in a later version of the course.
+  static func lastStage(of count: Int) -> String {
+    count == 1
+      ? "That was the only stage in this package." : "That was the last of the \(count) stages in this package."
+  }
+
+  /// What to do about a hung suite: the tests that never ended and their task,
+  /// and a rerun that stops at the time limit, never a bare `swift test`, which
+  /// would wait forever. `nil` when the suite did not hang.
+  func hangStep(_ report: StageReport) -> String? {
+    guard case .hung(_, let limit) = report.result.ending else { return nil }
+    let stage = report.stage
+    let rerun =
+      "  `swift run course check \(stage.number)` runs the suite again and stops it after \(Int(limit)) s; "
+      + "a bare `swift test` would wait forever."
+    let tests = report.unfinished.map(\.test)
+    guard !tests.isEmpty else {
+      return style.bold("Next:") + " the suite hung before any test started: the machine may be too busy to "
+        + "launch it in time, or a suite's setup waits forever.\n" + rerun
+    }
+    let awaiting = "find the await that never returns in \(SuiteResult.list(tests))"
+    let clue =
+      report.result.clues.isEmpty ? "" : " (the log line above names the function that leaked its continuation)"
+    if let task = report.unfinished.lazy.compactMap(\.task).first {
+      return style.bold("Next:") + " \(awaiting)\(clue), Task \(task.number) \"\(task.title)\": "
+        + "read \(task.section(in: stage))\n" + rerun
+    }
+    return style.bold("Next:") + " \(awaiting)\(clue).\n" + rerun
   }
 }

@@ -35,7 +35,8 @@ extension Course {
       return "  \(name) \(style.yellow("● in progress"))   \(passed)/\(total) tests pass\(used)"
     case .notStarted(let passed, let total):
       return "  \(name) \(style.dim("○ not started"))   \(passed)/\(total) tests pass\(used)"
-    case .broken(let reason): return "  \(name) \(style.red("✘ broken"))        \(reason)\(used)"
+    case .broken(let reason, let passed, let total):
+      return "  \(name) \(style.red("✘ broken"))        \(passed)/\(total) tests pass · \(reason)\(used)"
     }
   }
 
@@ -49,10 +50,11 @@ extension Course {
       return style.bold("Every stage is solved.")
         + " Compare your code with Solutions/, or run `swift test --skip Lesson` to see every reference pass."
     }
-    let run = "swift test --filter \(stage.lessonModule)"
+    if let report, let step = hangStep(report) { return step }
     if case .broken = progress {
-      return style.bold("Next:") + " \(stage.lessonModule)'s tests crashed or hung. Run `\(run)` and look at the "
-        + "last test that started: a force unwrap, fatalError or an await that never returns is the usual cause."
+      return style.bold("Next:")
+        + " \(stage.lessonModule)'s tests crashed. Run `swift run course check \(stage.number)` "
+        + "to see where: a force unwrap, try! or fatalError is the usual cause."
     }
     guard let task = report?.firstTask else {
       return style.bold("Next:") + " read \(stage.doc), then run\n    swift run course check \(stage.number)\n"

@@ -8,15 +8,16 @@ public enum StageProgress: Sendable, Equatable {
   case inProgress(passed: Int, total: Int)
   /// The lesson is as the course shipped it.
   case notStarted(passed: Int, total: Int)
-  /// The lesson's suite crashed or hung, so there are no counts; says which and where.
-  case broken(String)
+  /// The lesson's suite crashed or hung: says which and where, and how many
+  /// tests passed before it (a test that never ended has not passed).
+  case broken(String, passed: Int, total: Int)
 
   /// Reads a stage's progress from its lesson suite and whether its files were edited.
   ///
   /// - Parameter edited: From git; `nil` when git cannot tell, which counts as edited.
   public init(result: SuiteResult, edited: Bool?) {
     if let reason = result.brokenReason {
-      self = .broken(reason)
+      self = .broken(reason, passed: result.passed, total: result.total)
     } else if result.allPassed {
       self = .solved(total: result.total)
     } else if edited == false {

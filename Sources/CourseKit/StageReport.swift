@@ -29,6 +29,9 @@ struct StageReport {
   private(set) var unassigned: [Failure] = []
   /// Skipped tests whose skip names no task.
   private(set) var unassignedSkips: [String] = []
+  /// The tests that never ended, in the order they started, each with the task
+  /// its recorded issues name, if they name one.
+  private(set) var unfinished: [(test: String, task: StageTask?)] = []
 
   /// Groups a run's failures and skips by the tasks their messages name.
   ///
@@ -53,6 +56,14 @@ struct StageReport {
         let failure = Failure(test: note.test, detail: note.messages.joined(separator: " "))
         if !unassigned.contains(failure) { unassigned.append(failure) }
       }
+    }
+    // A test often records issues before it hangs; they say which task it belongs to.
+    unfinished = result.unfinishedTests.map { test in
+      let reference = result.failures.lazy.filter { $0.test == test }.compactMap(TaskReference.find(in:)).first
+      let task = reference.map { reference in
+        tasks.first { $0.number == reference.task } ?? StageTask(number: reference.task, title: reference.title ?? "")
+      }
+      return (test, task)
     }
     for note in result.skips {
       if let reference = TaskReference.find(in: note) {
@@ -86,9 +97,15 @@ struct StageReport {
     }
     if let reason = result.brokenReason {
       lines.append(style.red("✘ The suite \(reason)."))
-      lines.append(
-        "  A force unwrap, fatalError or an await that never returns is the usual cause. "
-          + "Output: \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests"))")
+      lines += hangLines(style: style)
+      let log = SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")
+      if case .hung = result.ending {
+        lines.append(
+          "  An await that never returns is the usual cause: a continuation never resumed, or a wait on a real "
+            + "clock. Output: \(log)")
+      } else {
+        lines.append("  A force unwrap, try! or fatalError is the usual cause. Output: \(log)")
+      }
       lines.append("")
     }
     for section in sections {
@@ -115,6 +132,20 @@ struct StageReport {
     return lines
   }
 
+  /// For a hung run: each test that never ended, with its task when known, and
+  /// the console's lines about leaked continuations, which name the function at fault.
+  func hangLines(style: Style) -> [String] {
+    guard case .hung = result.ending else { return [] }
+    let shown = 5
+    var lines = unfinished.prefix(shown).map { test, task in
+      "  " + style.red("✘") + " \(test) never ended"
+        + (task.map { ", in Task \($0.number) \"\($0.title)\": \($0.section(in: stage))" } ?? "")
+    }
+    if unfinished.count > shown { lines.append("  … and \(unfinished.count - shown) more") }
+    lines += result.clues.map { "  " + style.yellow("The log says: ") + $0 }
+    return lines
+  }
+
   /// One line per distinct message: tests that fail with the same words share a line.
   static func failureLines(_ failures: [Failure], style: Style) -> [String] {
     var details: [String] = []
@@ -128,9 +159,15 @@ struct StageReport {
     return details.map { "  " + style.red("✘") + " \(SuiteResult.list(tests[$0] ?? [])): \($0)" }
   }
 
-  /// "3 passed, 5 failed, 2 skipped (10 tests)".
+  /// "3 passed, 5 failed, 2 skipped (10 tests)", and for a run that did not
+  /// finish, how many tests never ended and never ran.
   func summary(style: Style) -> String {
-    style.green("\(result.passed) passed") + ", " + style.red("\(result.failed) failed") + ", "
-      + style.yellow("\(result.skipped) skipped") + " (\(result.total) tests)"
+    result.tally { part, text in
+      switch part {
+      case .passed: style.green(text)
+      case .failed, .unfinished: style.red(text)
+      case .skipped: style.yellow(text)
+      }
+    }
   }
 }

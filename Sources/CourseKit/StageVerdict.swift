@@ -67,7 +67,7 @@ public struct StageVerdict: Sendable, Equatable {
     if let reason = result.brokenReason {
       return Check(
         ok: false,
-        text: "\(module)'s suite \(reason); a lesson must fail fast, never crash or hang. "
+        text: "\(module)'s suite \(reason) (\(result.tally)); a lesson must fail fast, never crash or hang. "
           + "Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
     }
     if result.total == 0 { return Check(ok: false, text: "\(module)'s suite ran no tests") }
@@ -86,7 +86,8 @@ public struct StageVerdict: Sendable, Equatable {
     let module = stage.solutionModule
     if let reason = result.brokenReason {
       return Check(
-        ok: false, text: "\(module)'s suite \(reason). Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
+        ok: false,
+        text: "\(module)'s suite \(reason) (\(result.tally)). Output: \(SwiftPackage.logPath(of: "\(module)Tests"))")
     }
     if result.total == 0 { return Check(ok: false, text: "\(module)'s suite ran no tests") }
     if result.failed > 0 {

@@ -15,7 +15,7 @@ public struct SuiteResult: Sendable, Equatable {
 
   /// How many tests ran (a parameterized test counts once, however many cases it has).
   public var total: Int
-  /// Names of the tests that failed, in the order of their first failure.
+  /// Names of the tests that failed and ended, in the order of their first failure.
   public var failedTests: [String]
   /// Names of the tests that were skipped, in order: a stage skips a test that
   /// needs an earlier task until that task is done, so it is not passed either.
@@ -26,11 +26,20 @@ public struct SuiteResult: Sendable, Equatable {
   public var failures: [TestNote]
   /// What each skipped test's skip said, in order.
   public var skips: [TestNote]
+  /// Names of the tests that started and never ended, because the run hung or
+  /// crashed: neither passed nor failed, whatever issues they recorded first.
+  public var unfinishedTests: [String]
+  /// Names of the tests that never started (nor were skipped) because the run
+  /// was stopped or crashed first.
+  public var notRunTests: [String]
+  /// Lines of the console that point at the cause of a hang, such as the
+  /// runtime's `SWIFT TASK CONTINUATION MISUSE: … leaked its continuation …`.
+  public var clues: [String]
 
   /// Makes a result from its parts.
   public init(
     total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending, failures: [TestNote] = [],
-    skips: [TestNote] = []
+    skips: [TestNote] = [], unfinishedTests: [String] = [], notRunTests: [String] = [], clues: [String] = []
   ) {
     self.total = total
     self.failedTests = failedTests
@@ -38,13 +47,17 @@ public struct SuiteResult: Sendable, Equatable {
     self.ending = ending
     self.failures = failures
     self.skips = skips
+    self.unfinishedTests = unfinishedTests
+    self.notRunTests = notRunTests
+    self.clues = clues
   }
 
   /// Reads a run from its event stream.
   ///
   /// Counts come from the stream alone, never from the console, whose glyphs
   /// and wording change with the platform, the font and the toolchain. The
-  /// console only supplies a line to quote when the run crashed.
+  /// console only supplies a line to quote when the run crashed, and the
+  /// runtime's warnings about leaked continuations.
   /// - Parameters:
   ///   - eventStream: The JSON Lines swift-testing wrote (see `TestEventStream`).
   ///   - console: Everything `swift test` printed.
@@ -52,23 +65,28 @@ public struct SuiteResult: Sendable, Equatable {
   public init(eventStream: String, console: String, stoppedAfter limit: Double?) {
     let stream = TestEventStream(jsonLines: eventStream)
     let running = stream.runningIDs.map(stream.name(of:))
+    let lines = console.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     let ending: Ending
     if let limit {
       ending = .hung(running: running, limit: limit)
     } else if stream.runEnded {
       ending = .finished
     } else {
-      let lines = console.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
       let quote =
         lines.first { $0.contains("Fatal error") || $0.contains("Program crashed") } ?? lines.last { !$0.isEmpty }
         ?? "no output"
       ending = .crashed(running.isEmpty ? quote : "\(quote), in \(Self.list(Self.crashing(running, lines)))")
     }
     self.init(
-      total: stream.functions.count, failedTests: stream.failedIDs.map(stream.name(of:)),
+      total: stream.functions.count,
+      failedTests: stream.failedIDs.filter { !stream.runningIDs.contains($0) }.map(stream.name(of:)),
       skippedTests: stream.skippedIDs.map(stream.name(of:)), ending: ending,
       failures: stream.failures.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) },
-      skips: stream.skips.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) })
+      skips: stream.skips.map { TestNote(test: stream.name(of: $0.testID), messages: $0.messages) },
+      unfinishedTests: running, notRunTests: stream.unstartedIDs.map(stream.name(of:)),
+      clues: lines.filter { $0.contains("SWIFT TASK CONTINUATION MISUSE") }.reduce(into: []) { unique, line in
+        if !unique.contains(line) { unique.append(line) }
+      })
   }
 
   /// The running tests the crash's backtrace names, or every running test when it names none.
@@ -95,8 +113,31 @@ public struct SuiteResult: Sendable, Equatable {
   public var failed: Int { failedTests.count }
   /// How many tests were skipped, waiting for an earlier task.
   public var skipped: Int { skippedTests.count }
-  /// How many tests passed: neither failed nor skipped.
-  public var passed: Int { max(0, total - failed - skipped) }
+  /// How many tests passed: ended without failing, and were not skipped.
+  public var passed: Int { max(0, total - failed - skipped - unfinishedTests.count - notRunTests.count) }
+
+  /// The counts in words: "3 passed, 5 failed, 2 skipped (10 tests)"; a run that
+  /// did not finish adds the tests that never ended and those never run:
+  /// "41 passed, 10 failed, 1 hung (stopped after 15 s), 0 skipped, 0 not run (52 tests)".
+  public var tally: String { tally { _, text in text } }
+
+  /// A part of `tally`, for colouring.
+  enum TallyPart { case passed, failed, unfinished, skipped }
+
+  /// `tally`, each part passed through `paint`.
+  func tally(painting paint: (TallyPart, String) -> String) -> String {
+    var parts = [paint(.passed, "\(passed) passed"), paint(.failed, "\(failed) failed")]
+    switch ending {
+    case .finished: break
+    case .hung(_, let limit):
+      parts.append(paint(.unfinished, "\(unfinishedTests.count) hung (stopped after \(Int(limit)) s)"))
+    case .crashed:
+      parts.append(paint(.unfinished, "\(unfinishedTests.count) cut short by the crash"))
+    }
+    parts.append(paint(.skipped, "\(skipped) skipped"))
+    if ending != .finished || !notRunTests.isEmpty { parts.append(paint(.unfinished, "\(notRunTests.count) not run")) }
+    return parts.joined(separator: ", ") + " (\(total) tests)"
+  }
   /// True when the run finished, ran at least one test, and none failed or was skipped.
   public var allPassed: Bool { ending == .finished && total > 0 && failedTests.isEmpty && skippedTests.isEmpty }
 

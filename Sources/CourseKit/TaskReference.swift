@@ -18,28 +18,37 @@ struct TaskReference: Equatable {
 
   /// The first task reference in `text`, or `nil` when it names no task.
   static func find(in text: String) -> TaskReference? {
-    let guide = #/Task (\d+) "(.*?)" \((Docs/[^)\s]+\.md)\): /#
-    let stub = #/Not done yet: Task (\d+) in (Docs/\S+\.md): /#
-    let fromGuide = text.firstMatch(of: guide)
-    let fromStub = text.firstMatch(of: stub)
-    if let match = fromGuide,
-      fromStub.map({ match.range.lowerBound <= $0.range.lowerBound }) ?? true,
-      let task = Int(match.1)
-    {
-      return TaskReference(
-        task: task, title: String(match.2), doc: String(match.3), detail: detail(text[match.range.upperBound...]))
-    }
-    if let match = fromStub, let task = Int(match.1) {
-      return TaskReference(
-        task: task, title: nil, doc: String(match.2), detail: "not done yet: " + detail(text[match.range.upperBound...])
-      )
-    }
-    return nil
+    let guide = fromGuide(text)
+    let stub = fromStub(text)
+    if let guide, let stub { return guide.start <= stub.start ? guide.reference : stub.reference }
+    return (guide ?? stub)?.reference
   }
 
-  /// The first task reference among a note's messages.
+  /// The task reference of a note: a `StageGuide` comment in any of its messages
+  /// first, and a stub's words only when no message has one.
+  ///
+  /// A failed `#expect` puts the expression with its values first and the
+  /// comment after it; when a value is a stub's text (`said → "Not done yet:
+  /// Task 8 in …"`), the comment still says best what was expected.
   static func find(in note: TestNote) -> TaskReference? {
-    note.messages.lazy.compactMap { find(in: $0) }.first
+    note.messages.lazy.compactMap { fromGuide($0)?.reference }.first
+      ?? note.messages.lazy.compactMap { fromStub($0)?.reference }.first
+  }
+
+  private static func fromGuide(_ text: String) -> (start: String.Index, reference: TaskReference)? {
+    guard let match = text.firstMatch(of: #/Task (\d+) "(.*?)" \((Docs/[^)\s]+\.md)\): /#), let task = Int(match.1)
+    else { return nil }
+    let reference = TaskReference(
+      task: task, title: String(match.2), doc: String(match.3), detail: detail(text[match.range.upperBound...]))
+    return (match.range.lowerBound, reference)
+  }
+
+  private static func fromStub(_ text: String) -> (start: String.Index, reference: TaskReference)? {
+    guard let match = text.firstMatch(of: #/Not done yet: Task (\d+) in (Docs/\S+\.md): /#), let task = Int(match.1)
+    else { return nil }
+    let reference = TaskReference(
+      task: task, title: nil, doc: String(match.2), detail: "not done yet: " + detail(text[match.range.upperBound...]))
+    return (match.range.lowerBound, reference)
   }
 
   /// The rest of a message, without the closing quote a skip's wording adds.

@@ -29,6 +29,8 @@ struct TestEventStream {
   private(set) var skippedIDs: [String] = []
   /// Ids of test functions that started and did not end, in the order they started.
   private(set) var runningIDs: [String] = []
+  /// Ids of test functions that started, in the order they started.
+  private(set) var startedIDs: [String] = []
   /// Whether the run reached its end; no `runEnded` means the process died or was stopped.
   private(set) var runEnded = false
   /// What each failing issue said, in the order recorded: the test's id and the issue's messages.
@@ -47,6 +49,11 @@ struct TestEventStream {
     }
   }
 
+  /// Ids of test functions that neither started nor were skipped, as when the run was stopped or crashed first.
+  var unstartedIDs: [String] {
+    functions.map(\.id).filter { !startedIDs.contains($0) && !skippedIDs.contains($0) }
+  }
+
   /// The function's name for an id, or the id itself for a suite or an unknown id.
   func name(of id: String) -> String { names[id] ?? id }
 
@@ -60,7 +67,10 @@ struct TestEventStream {
     case ("test", _):
       if let id = payload.id, let name = payload.name { names[id] = name }
     case ("event", "testStarted"):
-      if let id = payload.testID, functions.contains(where: { $0.id == id }) { runningIDs.append(id) }
+      if let id = payload.testID, functions.contains(where: { $0.id == id }) {
+        runningIDs.append(id)
+        if !startedIDs.contains(id) { startedIDs.append(id) }
+      }
     case ("event", "testEnded"):
       runningIDs.removeAll { $0 == payload.testID }
     case ("event", "testSkipped"):

@@ -26,16 +26,10 @@ let guide = StageGuide(
 )
 
 extension StageGuide {
-  /// Names `task`, unless `outcome` failed with another task's "not done yet":
-  /// then the message names that task, the one the learner must finish first.
+  /// Names `task`, unless `outcome` failed with a lesson stub's "not done yet":
+  /// then the message names the stub's task, the one the learner must finish first.
   func task(_ number: Int, _ message: String, blaming outcome: Result<some Any, any Error>) -> Comment {
-    guard let error = outcome.failure else { return task(number, message) }
-    let text = String(describing: error)
-    let prefix = "Not done yet: Task "
-    guard text.hasPrefix(prefix), let other = Int(text.dropFirst(prefix.count).prefix { $0.isNumber }),
-      other != number, tasks[other] != nil
-    else { return task(number, message) }
-    return task(other, "finish this task first; Task \(number)'s test got \(text) (\(message))")
+    task(number, message, blaming: outcome.failure)
   }
 }
 
@@ -126,6 +120,10 @@ func describe<Value>(_ outcome: Result<RepositoryAnswer<Value>, any Error>) -> S
   case .success(let answer):
     let count = (answer.value as? [Product]).map { "\($0.count) products" } ?? "1 product"
     return "\(answer.origin), \(answer.isStale ? "stale" : "not stale"), fetched \(answer.fetchedAt), \(count)"
+  case .failure(let error) where unfinishedTask(in: error) != nil:
+    // The comment already names the stub's task; say what is missing, once.
+    let text = String(describing: error)
+    return "not written yet (\(text.range(of: guide.doc + ": ").map { text[$0.upperBound...] } ?? text[...]))"
   case .failure(let error):
     return "error \(error)"
   }

@@ -122,21 +122,31 @@ struct PolicyTableTests {
   /// The list the network answers with: different from the cached one, so the origin shows in the value too.
   static let networkList = Array(realProducts[30..<60])
 
-  @Test(arguments: rows)
-  func eachPolicyAgeAndNetwork(row: PolicyRow) async throws {
-    let harness = Harness(network: row.networkWorks ? .success(Self.networkList) : .failure(.offline))
+  /// What one row's call did.
+  struct Run: Sendable {
+    var row: PolicyRow
+    var answer: Result<RepositoryAnswer<[Product]>, any Error>
+    /// The answer as the table names it, or `nil` when it is none of the table's outcomes.
+    var got: Outcome?
+    var calls: Int
+    var stored: Result<CacheEntry<[Product]>?, any Error>
+
+    var answered: Bool { got == row.outcome }
+    var storedNetworkList: Bool { (try? stored.get())?.value == PolicyTableTests.networkList }
+  }
+
+  /// Makes one row's call on a new harness, and waits for its background refresh.
+  static func run(_ row: PolicyRow) async throws -> Run {
+    let harness = Harness(network: row.networkWorks ? .success(networkList) : .failure(.offline))
     let cachedAt = row.age.seconds.map { harness.now.date.addingTimeInterval(-$0) }
     if let seconds = row.age.seconds { try await harness.seedList(age: seconds) }
     let answer = await Result { try await harness.repository.products(policy: row.policy) }
-    await harness.repository.waitForRevalidations()
-    let calls = await harness.remote.listCalls
-    let stored = await Result { try await harness.disk.cachedList() }
-
+    await harness.waitForRevalidations()
     let got: Outcome? =
       switch answer {
       case .success(let value)
-      where value.origin == .network && value.value == Self.networkList
-        && value.fetchedAt == harness.now.date && !value.isStale:
+      where value.origin == .network && value.value == networkList && value.fetchedAt == harness.now.date
+        && !value.isStale:
         .network
       case .success(let value) where value.origin == .disk && value.value == firstPage && value.fetchedAt == cachedAt:
         .cached(stale: value.isStale)
@@ -144,23 +154,47 @@ struct PolicyTableTests {
       case .failure(let error as CacheError) where error == .nothingCached: .nothingCached
       default: nil
       }
-    #expect(
-      got == row.outcome,
-      guide.task(5, "\(row.testDescription): expected \(row.outcome), got \(describe(answer))", blaming: answer))
-    let backgroundRow = row.policy == .staleWhileRevalidate && row.age == .softStale
-    #expect(
-      calls == row.remoteCalls,
-      guide.task(
-        backgroundRow ? 6 : 5,
-        "\(row.testDescription): expected \(row.remoteCalls) network call(s)\(backgroundRow ? ", the background refresh" : ""), got \(calls)",
-        blaming: answer))
-    let storedNetworkList = (try? stored.get())?.value == Self.networkList
-    #expect(
-      storedNetworkList == row.stores,
-      guide.task(
-        row.policy == .networkOnly ? 5 : 4,
-        "\(row.testDescription): the disk should \(row.stores ? "" : "not ")hold the network's list afterwards, got \(stored.map { $0.map { "\($0.value.count) products fetched at \($0.fetchedAt)" } })",
-        blaming: answer))
+    return Run(
+      row: row, answer: answer, got: got, calls: await harness.remote.listCalls,
+      stored: await Result { try await harness.disk.cachedList() })
+  }
+
+  /// One policy's 8 rows. A row with the wrong answer is one mistake: its calls
+  /// and its disk follow from it, so they are checked only once the answer is
+  /// right, and its disk only once its calls are.
+  @Test(arguments: CachePolicy.allCases)
+  func eachPolicyAgeAndNetwork(policy: CachePolicy) async throws {
+    var runs: [Run] = []
+    for row in Self.rows where row.policy == policy { runs.append(try await Self.run(row)) }
+    await guide.expectEvery(runs, task: 5, "\(policy): every row should give the table's answer") { run in
+      run.answered
+        ? nil
+        : ("\(run.row.testDescription): expected \(run.row.outcome), got \(describe(run.answer))", run.answer.failure)
+    }
+    let answered = runs.filter(\.answered)
+    // Stale-while-revalidate's call past the soft age is the background refresh, Task 6.
+    let isRefresh = { (run: Run) in run.row.policy == .staleWhileRevalidate && run.row.age == .softStale }
+    for (task, rule, rows) in [
+      (5, "\(policy): every row should make the table's network calls", answered.filter { !isRefresh($0) }),
+      (6, "\(policy): past the soft age, one background refresh should ask the network", answered.filter(isRefresh)),
+    ] where !rows.isEmpty {
+      await guide.expectEvery(rows, task: task, rule) { run in
+        run.calls == run.row.remoteCalls
+          ? nil : ("\(run.row.testDescription): expected \(run.row.remoteCalls) call(s), made \(run.calls)", nil)
+      }
+    }
+    let counted = answered.filter { $0.calls == $0.row.remoteCalls }
+    await guide.expectEvery(
+      counted, task: policy == .networkOnly ? 5 : 4,
+      "\(policy): the disk should hold the network's list afterwards exactly when the table says"
+    ) { run in
+      run.storedNetworkList == run.row.stores
+        ? nil
+        : (
+          "\(run.row.testDescription): expected \(run.row.stores ? "" : "no ")network list on disk, found \(run.stored.map { $0.map { "\($0.value.count) products fetched at \($0.fetchedAt)" } ?? "nothing" }.described)",
+          nil
+        )
+    }
   }
 }
 
@@ -188,14 +222,16 @@ struct PolicyTests {
   @Test func networkOnlyNeverTouchesTheCache() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)
-    let answer = await Result { try await harness.repository.products(policy: .networkOnly) }
+    let answer = try await guide.attempt(5, "network-only should answer from the network") {
+      try await harness.repository.products(policy: .networkOnly)
+    }
     let (reads, writes) = (await harness.store.reads, await harness.store.writes)
     #expect(
-      (try? answer.get())?.origin == .network && reads == 0 && writes == 0,
+      answer.origin == .network && reads == 0 && writes == 0,
       guide.task(
         5,
-        "network-only asks the network and neither reads nor writes the store: got \(describe(answer)), \(reads) reads, \(writes) writes",
-        blaming: answer))
+        "network-only asks the network and neither reads nor writes the store: got \(describe(.success(answer))), \(reads) reads, \(writes) writes"
+      ))
     let after = await Result { try await harness.repository.products(policy: .cacheOnly) }
     #expect(
       (try? after.get())?.origin == .disk,
@@ -292,19 +328,30 @@ struct PolicyTests {
         blaming: answer))
   }
 
-  @Test func aCancelledCallIsNotAnsweredFromTheCache() async throws {
+  /// The policies that ask the network with a servable list cached, and the list's age:
+  /// fresh for network-first, soft-stale for cache-first, so both must ask.
+  @Test(arguments: [(CachePolicy.networkFirst, 10.0), (.cacheFirst, 500)])
+  func aCancelledCallIsNotAnsweredFromTheCache(policy: CachePolicy, age: TimeInterval) async throws {
     let harness = Harness(holdsCalls: true)
-    try await harness.seedList(age: 10)
-    let call = Task { try await harness.repository.products(policy: .networkFirst) }
+    try await harness.seedList(age: age)
+    let call = Task { try await harness.repository.products(policy: policy) }
     let reached = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: call)
     call.cancel()
-    let answer = await call.result.mapError { $0 as any Error }
+    // The network is still held: a cancelled caller must leave without it.
+    let leftAlone = await finishesOnItsOwn(call)
     await harness.remote.release()
+    let answer = await call.result.mapError { $0 as any Error }
+    try #require(
+      leftAlone,
+      guide.task(
+        7,
+        "\(policy) cancelled while the network is held: the cancelled caller is still waiting for the held network call (each caller needs its own continuation, resumed from onCancel); once released it got \(describe(answer))"
+      ))
     #expect(
       reached && answer.failure is CancellationError,
       guide.task(
         5,
-        "network-first cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
+        "\(policy) (list \(Int(age)) s old) cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
         blaming: answer))
   }
 }

@@ -93,8 +93,10 @@ struct ProductListViewModelTests {
     (-30, "Updated just now"),
     (0, "Updated just now"),
     (59, "Updated just now"),
+    (59.6, "Updated just now"),  // rounded down, not to the nearest second
     (60, "Updated 1 minute ago"),
     (119, "Updated 1 minute ago"),
+    (119.5, "Updated 1 minute ago"),
     (300, "Updated 5 minutes ago"),
     (3_599, "Updated 59 minutes ago"),
     (3_600, "Updated 1 hour ago"),

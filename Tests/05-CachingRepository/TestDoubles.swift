@@ -1,4 +1,5 @@
 import Foundation
+import StageTesting
 import Synchronization
 import Testing
 
@@ -204,6 +205,19 @@ struct Harness {
     self.store = SpyCacheStore(wrapping: store)
     repository = CachingProductRepository(
       remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook)
+  }
+
+  /// Awaits every background refresh, and fails naming Task 6 when one that
+  /// ended is still in `revalidations`: the repository's wait skips it and
+  /// says so, instead of awaiting it forever.
+  func waitForRevalidations(sourceLocation: SourceLocation = #_sourceLocation) async {
+    let leftBehind = await repository.waitForRevalidations()
+    #expect(
+      leftBehind.isEmpty,
+      guide.task(
+        6,
+        "a finished refresh is still in revalidations[\(leftBehind.map { ".\($0)" }.joined(separator: ", "))]: remove it when it ends (revalidations[resource] = nil, as the refresh task's last line)"
+      ), sourceLocation: sourceLocation)
   }
 
   /// Puts the list on disk as fetched `age` seconds before now.

@@ -14,24 +14,40 @@ struct ReadThroughTests {
   @Test func readsDiskOnceThenAnswersFromMemory() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)
-    let read = await Result {
+    let (first, second, value) = try await guide.attempt(3, "cachedList(), twice, should read the list") {
       let first = try await harness.repository.cachedList()
       let second = try await harness.repository.cachedList()
       return (first?.origin, second?.origin, second?.entry.value)
     }
-    let found = try? read.get()
     let reads = await harness.store.reads
     #expect(
-      found?.0 == .disk && found?.1 == .memory,
+      first == .disk && second == .memory,
       guide.task(
-        3, "the first read comes from disk, the second from memory: expected (disk, memory), got \(read)",
+        3,
+        "the first read comes from disk, the second from memory: expected (disk, memory), got (\(shown(first as Any)), \(shown(second as Any)))"
+      ))
+    #expect(reads == 1, guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)"))
+    #expect(Bool(same(value, firstPage)), guide.task(3, "memory should hold the 30 products read from disk"))
+  }
+
+  @Test func readingKeepsTheFetchTime() async throws {
+    let harness = Harness()
+    try await harness.seedList(age: 10)
+    let fetchedAt = harness.now.date.addingTimeInterval(-10)
+    let read = await Result {
+      let first = try await harness.repository.cachedList()
+      harness.now.advance(by: 50)
+      let second = try await harness.repository.cachedList()
+      return (first?.entry.fetchedAt, second?.entry.fetchedAt)
+    }
+    let found = try? read.get()
+    let writes = await harness.store.writes
+    #expect(
+      found?.0 == fetchedAt && found?.1 == fetchedAt && writes == 0,
+      guide.task(
+        3,
+        "reading never extends an entry's life: a list fetched at \(fetchedAt), read from disk and then from memory 50 s later, keeps that fetch time and is not written back; got \(read.map { "\(shown($0.0 as Any)), \(shown($0.1 as Any))" }), \(writes) write(s)",
         blaming: read))
-    #expect(
-      reads == 1,
-      guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)", blaming: read))
-    #expect(
-      Bool(same(found?.2, firstPage)), guide.task(3, "memory should hold the 30 products read from disk", blaming: read)
-    )
   }
 
   @Test func nothingCachedReadsAsNil() async throws {
@@ -134,7 +150,8 @@ struct WriteThroughTests {
           try? answer.get(),
           RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false))),
       guide.task(
-        4, "the network answered; a failed cache write must not turn that into an error, got \(describe(answer))",
+        4,
+        "the network answered and the disk write failed: expected the network's answer (network, not stale), got \(describe(answer)): an error thrown from remember(list:) must not reach network-first's fallback or the caller",
         blaming: answer))
     #expect(
       harness.diagnostics.recorded == ["writeFailed(disk full)"],

@@ -14,7 +14,7 @@ import Testing
   @testable import Lesson06
 #endif
 
-/// Task 8: the app's own session, and the live wiring that retries on it.
+/// Task 8: the app's own session; and Task 7's retrying source in the live wiring.
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct AppDependenciesTests {
@@ -27,24 +27,28 @@ struct AppDependenciesTests {
       timeout > 0 && timeout <= 20,
       guide.task(
         8,
-        "timeoutIntervalForRequest should be what a person waits for (at most 20 s), not the 60 s default; got \(brief(outcome))",
+        "timeoutIntervalForRequest should be what a person waits for (at most 20 s), not the 60 s default; got \(said(outcome))",
         blaming: outcome))
   }
 
   @Test func noHTTPCacheUnderTheRepositorysCache() {
     let outcome = Result { try Self.makeConfiguration() }
     let configuration = try? outcome.get()
+    let got =
+      if let configuration {
+        "urlCache \(shown(configuration.urlCache as Any)), requestCachePolicy rawValue \(configuration.requestCachePolicy.rawValue)"
+      } else { said(outcome) }
     #expect(
       configuration != nil && configuration?.urlCache == nil
         && configuration?.requestCachePolicy == .reloadIgnoringLocalCacheData,
       guide.task(
         8,
-        "the app's session has no URLCache and ignores cached responses, so network-first means the network; got urlCache \(String(describing: configuration?.urlCache)), policy \(String(describing: configuration?.requestCachePolicy.rawValue)) from \(outcome)",
+        "the app's session has no URLCache (nil) and ignores cached responses (.reloadIgnoringLocalCacheData, rawValue \(URLRequest.CachePolicy.reloadIgnoringLocalCacheData.rawValue)), so network-first means the network; got \(got)",
         blaming: outcome))
   }
 
   @Test func theLiveWiringRetriesATransientFailure() async throws {
-    guard guide.requireTask1(for: 8), Policy.requireTask6(for: 8) else { return }
+    guard guide.requireTask1(for: 7), Policy.requireTask6(for: 7) else { return }
     let api = FakeCatalogAPI()
     api.inject(.status(503), on: .list, times: 1)
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString).sqlite")
@@ -54,7 +58,7 @@ struct AppDependenciesTests {
       try AppDependencies.live(databasePath: file.path, baseURL: api.baseURL, session: api.session, clock: clock)
     }
     let dependencies = try #require(
-      try? built.get(), guide.task(8, "live(…) should build the app, got \(built)", blaming: built))
+      try? built.get(), guide.task(8, "live(…) should build the app, got \(said(built))", blaming: built))
     let read = Task { try await dependencies.productRepository.products(policy: .networkOnly) }
     // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
     for _ in 1...20 {
@@ -103,7 +107,7 @@ struct AppDependenciesTests {
       built.failure as? CatalogError == .storage(.unavailable),
       guide.task(
         4,
-        "live() over a file in a folder that does not exist fails to open it (SQLite's cantOpen): it should throw CatalogError.storage(.unavailable), got \(built)",
+        "live() over a file in a folder that does not exist fails to open it (SQLite's cantOpen): it should throw CatalogError.storage(.unavailable), got \(built.failure.map { "threw \(shown($0))" } ?? "the app, built without an error")",
         blaming: built))
   }
 }

@@ -4,6 +4,10 @@ import Foundation
 import StageTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 #if SOLUTION
   @testable import Solution06
 #else
@@ -65,15 +69,29 @@ struct BoundaryTests {
 
   @Test(arguments: faults)
   func everyFaultReachesTheRepositoryAsACatalogError(fault: Fault, expected: CatalogError, task: Int) async {
+    // One line per fault: the calls that went wrong, grouped by what they gave instead.
+    var wrong: [(got: String, names: [String], outcome: Result<Void, any Error>)] = []
     for (name, call) in Self.calls {
       let api = FakeCatalogAPI()
       api.inject(fault)
       let outcome = await Result { try await call(Self.repository(over: api)) }
-      #expect(
-        Self.matches(outcome.failure, expected),
-        guide.task(
-          task, "with the fault \(fault), \(name) should throw \(expected), got \(outcome)", blaming: outcome))
+      guard !Self.matches(outcome.failure, expected) else { continue }
+      let got = outcome.failure.map { "threw \(shown($0))" } ?? "no error"
+      if let index = wrong.firstIndex(where: { $0.got == got }) {
+        wrong[index].names.append(name)
+      } else {
+        wrong.append((got, [name], outcome))
+      }
     }
+    let said = wrong.map {
+      "\($0.names.count == Self.calls.count ? "every call" : $0.names.joined(separator: ", ")) \($0.got)"
+    }
+    #expect(
+      wrong.isEmpty,
+      guide.task(
+        task,
+        "with the fault \(fault), every public repository call should throw \(shown(expected)); \(said.joined(separator: "; "))",
+        blaming: wrong.map { "\($0.outcome)" }.joined()))
   }
 
   /// The first fixture record with `change` applied, as the body of a one-product page.
@@ -105,7 +123,7 @@ struct BoundaryTests {
       text.contains(field) && !text.contains("Not done yet"),
       guide.task(
         4,
-        "a page whose product has a bad \(field) decodes, and the mapper refuses it: the repository should throw .invalidData naming \"\(field)\", got \(outcome)",
+        "a page whose product has a bad \(field) decodes, and the mapper refuses it: the repository should throw .invalidData naming \"\(field)\", got \(brief(outcome))",
         blaming: outcome))
   }
 
@@ -117,12 +135,32 @@ struct BoundaryTests {
     let inFlight = await api.clock.waitForSleepers(count: 1, whileRunning: call)
     call.cancel()
     let outcome = await call.result
-    #expect(inFlight, guide.task(2, "the request should wait on the API's latency until cancelled, got \(outcome)"))
+    // Finished code: the boundary turns any failure of a cancelled task into CancellationError.
+    #expect(
+      inFlight && outcome.failure is CancellationError,
+      guide.task(
+        2,
+        "a request cancelled in flight (waiting on the API's latency: \(inFlight)) reaches the caller as CancellationError, got \(brief(outcome))",
+        blaming: outcome))
+  }
+
+  @Test func aRequestTheSessionCancelledIsCancellationToo() async {
+    // The caller's task is not cancelled: the session failed the request with
+    // URLError(.cancelled) itself, as it does for a session invalidated and
+    // cancelled, or an authentication challenge cancelled. Only the table says so.
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [SessionCancelsEveryRequest.self]
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    let remote = URLSessionProductRemoteDataSource(
+      baseURL: SessionCancelsEveryRequest.baseURL, session: session, now: testNow)
+    let repository = CachingProductRepository(remote: remote, store: InMemoryProductCacheStore(), now: testNow)
+    let outcome = await Result { try await repository.products(policy: .networkOnly) }
     #expect(
       outcome.failure is CancellationError,
       guide.task(
         2,
-        "a request cancelled in flight (URLError .cancelled) reaches the caller as CancellationError, got \(outcome)",
+        "a request the session failed with URLError(.cancelled), while the caller's task was not cancelled, reaches the caller as CancellationError (the table's first row), got \(brief(outcome))",
         blaming: outcome))
   }
 
@@ -132,6 +170,20 @@ struct BoundaryTests {
     #expect(
       outcome.failure as? CatalogError == .nothingCached && api.requests.isEmpty,
       guide.task(
-        1, "cache-only with nothing cached throws CatalogError.nothingCached without a request, got \(outcome)"))
+        1, "cache-only with nothing cached throws CatalogError.nothingCached without a request, got \(brief(outcome))"))
   }
+}
+
+/// Fails every request with `URLError(.cancelled)`, while the caller's task goes on.
+final class SessionCancelsEveryRequest: URLProtocol {
+  /// A host nothing else answers; the session reaches it only through this protocol.
+  static let baseURL: URL = {
+    guard let url = URL(string: "https://cancelling.test") else { preconditionFailure("a valid URL") }
+    return url
+  }()
+
+  override class func canInit(with request: URLRequest) -> Bool { true }
+  override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+  override func startLoading() { client?.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
+  override func stopLoading() {}
 }

@@ -43,10 +43,11 @@ extension StageGuide {
   func requireTask1(for number: Int) -> Bool {
     let wrong = CatalogErrorTests.retryable.filter { error, expected in error.isRetryable != expected }
     if let (error, expected) = wrong.first {
+      let more = wrong.count > 1 ? " (and \(wrong.count - 1) more wrong)" : ""
       Issue.record(
         task(
           1,
-          "finish this task first; Task \(number)'s test relies on isRetryable, which says \(!expected) for \(error) (and \(wrong.count - 1) more wrong)"
+          "finish this task first; Task \(number)'s test relies on isRetryable, which says \(!expected) for \(error)\(more)"
         ))
     }
     return wrong.isEmpty
@@ -103,19 +104,25 @@ enum Policy {
   /// Records an issue naming Task 6 and returns `false` when the policy can't yet
   /// decide a plain retry: tests of Task 7 need it.
   static func requireTask6(for number: Int) -> Bool {
-    let outcome = Result {
-      try shouldRetry(.standard, .server(status: 503), attempt: 1, request: .get)
-        && (try delay(.standard, after: .offline, attempt: 1, random: 0)) == .zero
-    }
-    if (try? outcome.get()) != true {
+    let decided = Result { try shouldRetry(.standard, .server(status: 503), attempt: 1, request: .get) }
+    let waited = Result { try delay(.standard, after: .offline, attempt: 1, random: 0) }
+    guard (try? decided.get()) == true, (try? waited.get()) == .zero else {
       Issue.record(
         guide.task(
           6,
-          "finish this task first; Task \(number)'s test needs shouldRetry true for a GET's first 503 and a zero delay for random 0, got \(outcome)"
+          "finish this task first; Task \(number)'s test needs shouldRetry true for a GET's first 503 and a zero delay for random 0, got shouldRetry \(said(decided)), delay \(said(waited))"
         ))
       return false
     }
     return true
+  }
+}
+
+/// A result as a message says it: the value, or "threw …" first, so a thrown error never reads like an answer.
+func said<Value>(_ outcome: Result<Value, any Error>) -> String {
+  switch outcome {
+  case .success(let value): shown(value)
+  case .failure(let error): "threw \(shown(error))"
   }
 }
 
@@ -127,6 +134,11 @@ func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
   case .success(let value): "\(value)"
   case .failure(let error): "error \(error)"
   }
+}
+
+/// A screen state in one short line: "loaded(30 products)", not every product.
+func brief(_ state: ProductListViewModel.State) -> String {
+  if case .loaded(let products) = state { "loaded(\(products.count) products)" } else { "\(state)" }
 }
 
 /// `a == b`, behind a call so a failed expectation prints the message, not every product of both sides.

@@ -149,11 +149,15 @@ struct HTTPMappingTests {
   @Test(arguments: retryAfters)
   func readsRetryAfterOn429(header: String?, expected: Duration?, what: String) {
     let mapped = CatalogErrorMapper.map(status: 429, retryAfter: header, now: testDate)
+    // A date after `now` that gives no wait was most likely measured against Date(), years later.
+    let clockNote =
+      what.contains("date") && expected != nil && mapped == .rateLimited(retryAfter: nil)
+      ? " (measure the date against the injected now, not Date(); read it with httpDate(_:))" : ""
     #expect(
       mapped == .rateLimited(retryAfter: expected),
       guide.task(
         3,
-        "429 with Retry-After \(header.map { "\"\($0)\"" } ?? "missing") (\(what)), now \(testDate): expected .rateLimited(retryAfter: \(String(describing: expected))), got \(String(describing: mapped))",
+        "429 with Retry-After \(header.map { "\"\($0)\"" } ?? "missing") (\(what)), now \(testDate): expected .rateLimited(retryAfter: \(String(describing: expected))), got \(String(describing: mapped))\(clockNote)",
         blaming: String(describing: mapped)))
   }
 

@@ -31,10 +31,17 @@ struct ProductListViewModelTests {
   func eachErrorHasASentenceForAPersonAndARetryOffer(error: CatalogError) {
     let message = ProductListViewModel.message(for: error)
     let leaked = Self.internals.filter { message.text.contains($0) }
+    var problems: [String] = []
+    if message.text.count <= 10 { problems.append("it is \(message.text.count) characters long") }
+    if !message.text.hasSuffix(".") { problems.append("it does not end with a full stop") }
+    if !leaked.isEmpty {
+      problems.append("it shows \(leaked.map { "\"\($0)\"" }.joined(separator: ", ")), meant for logs")
+    }
     #expect(
-      message.text.count > 10 && message.text.hasSuffix(".") && leaked.isEmpty,
+      problems.isEmpty,
       guide.task(
-        5, "message(for: \(error)) should be a sentence a person reads, without \(leaked), got \"\(message.text)\"",
+        5,
+        "message(for: \(error)) should be a sentence a person reads: more than 10 characters, ending with a full stop, no error names, coding paths or \"Optional\"; got \"\(message.text)\": \(problems.joined(separator: "; "))",
         blaming: message.text))
     guard guide.requireTask1(for: 5) else { return }
     #expect(
@@ -95,7 +102,7 @@ struct ProductListViewModelTests {
       Bool(same(viewModel.state, .loaded(firstPage))) && notice.lowercased().contains("offline"),
       guide.task(
         5,
-        "offline with a cached list, the screen shows the 30 products and a notice that says offline; got \(viewModel.state), notice \(String(describing: viewModel.notice))",
+        "offline with a cached list, the screen shows the 30 products and a notice that says offline; got \(brief(viewModel.state)), notice \(String(describing: viewModel.notice))",
         blaming: notice))
   }
 
@@ -123,7 +130,7 @@ struct ProductListViewModelTests {
         && !expected.text.contains("Not done yet"),
       guide.task(
         5,
-        "a 503 with nothing cached shows .failed with message(for: .server(status: 503)), which offers Try Again; got \(viewModel.state)",
+        "a 503 with nothing cached shows .failed with message(for: .server(status: 503)), which offers Try Again; got \(brief(viewModel.state))",
         blaming: expected))
   }
 
@@ -140,7 +147,7 @@ struct ProductListViewModelTests {
       inFlight && Bool(same(viewModel.state, .loaded(firstPage))),
       guide.task(
         5,
-        "a cancelled refresh is not a failure: the screen keeps its 30 products and shows no message, got \(viewModel.state)"
+        "a cancelled refresh is not a failure: the screen keeps its 30 products and shows no message, got \(brief(viewModel.state))"
       ))
   }
 }

@@ -59,6 +59,13 @@ struct RetryingTests {
     await settle(Task { try await operation() }, on: clock)
   }
 
+  /// What a message adds when the read never slept on the test clock: it waited some other way, or not at all.
+  static func clockNote(sleeps: Int) -> String {
+    sleeps > 0
+      ? ""
+      : "; nothing slept on the injected clock: use `try await clock.sleep(for:)`, not `Task.sleep` or another clock"
+  }
+
   /// Whether Tasks 1 and 6 are done; records an issue naming the first that is not.
   static func ready(_ number: Int) -> Bool {
     guide.requireTask1(for: number) && Policy.requireTask6(for: number)
@@ -73,7 +80,7 @@ struct RetryingTests {
     for attempt in 1...2 {
       guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
       rig.clock.advance(by: .milliseconds(499))
-      log.append("after attempt \(attempt) + 499 ms: \(rig.remote.attempts.count) attempt(s)")
+      log.append("sleep \(attempt) at 499 ms: \(rig.remote.attempts.count) attempt(s)")
       rig.clock.advance(by: .milliseconds(1))
       // Still asleep after its 500 ms: the wait was too long; settle(_:on:) below cancels it.
       guard rig.clock.sleeperCount == 0 else { break }
@@ -82,10 +89,10 @@ struct RetryingTests {
     let outcome = await Self.settle(read, on: rig.clock)
     #expect(
       (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 3 && rig.clock.now.offset == .seconds(1)
-        && log == ["after attempt 1 + 499 ms: 1 attempt(s)", "after attempt 2 + 499 ms: 2 attempt(s)"],
+        && log == ["sleep 1 at 499 ms: 1 attempt(s)", "sleep 2 at 499 ms: 2 attempt(s)"],
       guide.task(
         7,
-        "503, offline, then the list: 3 attempts after waits of 500 ms and 500 ms on the clock; got \(brief(outcome)), \(rig.remote.attempts.count) attempts, clock at \(rig.clock.now.offset), \(log)",
+        "503, offline, then the list: 3 attempts after waits of 500 ms and 500 ms on the clock; got \(brief(outcome)), \(rig.remote.attempts.count) attempts, clock at \(rig.clock.now.offset), sleeps on the clock: \(log)\(Self.clockNote(sleeps: log.count))",
         blaming: outcome))
   }
 
@@ -127,17 +134,19 @@ struct RetryingTests {
     let rig = Rig([.failure(.timedOut)], policy: policy, random: [0.99])
     let read = Task { try await rig.retrying.products(limit: 30, skip: 0) }
     // At most 20 waits, then the read is cancelled: a loop that never stops fails instead of spinning.
+    var sleeps = 0
     for _ in 1...20 {
       guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
+      sleeps += 1
       rig.clock.advance(by: .seconds(4))
     }
     read.cancel()
     let outcome = await read.result
     #expect(
-      outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 3,
+      outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 3 && sleeps == 2,
       guide.task(
         7,
-        "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts and 2 sleeps on the clock, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s) and \(sleeps) sleep(s) on the clock\(Self.clockNote(sleeps: sleeps))",
         blaming: outcome))
   }
 
@@ -154,7 +163,7 @@ struct RetryingTests {
       slept && early == 1 && (try? outcome.get().products.count) == 30 && rig.remote.attempts.count == 2,
       guide.task(
         7,
-        "a 429 asking for 3 s: no attempt before 3 s, the second at 3 s; got \(brief(outcome)), \(early) attempt(s) at 2.999 s",
+        "a 429 asking for 3 s: no attempt before 3 s, the second at 3 s; got \(brief(outcome)), \(early) attempt(s) at 2.999 s\(Self.clockNote(sleeps: slept ? 1 : 0))",
         blaming: outcome))
   }
 
@@ -182,7 +191,7 @@ struct RetryingTests {
       slept && outcome.failure is CancellationError && rig.remote.attempts.count == 1,
       guide.task(
         7,
-        "cancelled while waiting to retry: CancellationError at once and no second attempt; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)",
+        "cancelled while waiting to retry: CancellationError at once and no second attempt; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s)\(Self.clockNote(sleeps: slept ? 1 : 0))",
         blaming: outcome))
   }
 
@@ -193,6 +202,48 @@ struct RetryingTests {
       count.withLock { $0 += 1 }
       throw CatalogError.server(status: 503)
     }
+  }
+
+  /// A spy operation that fails with a 503 until attempt `cancelledOn`, where it
+  /// cancels its own task and fails with `error`, as a request does when the
+  /// person leaves the screen while it is in flight.
+  final class CancelsItself: Sendable {
+    let count = Mutex(0)
+    let error: CatalogError
+    let cancelledOn: Int
+    init(_ error: CatalogError, on attempt: Int) {
+      self.error = error
+      self.cancelledOn = attempt
+    }
+    func fail() throws -> Int {
+      let attempt = count.withLock {
+        $0 += 1
+        return $0
+      }
+      guard attempt >= cancelledOn else { throw CatalogError.server(status: 503) }
+      withUnsafeCurrentTask { $0?.cancel() }
+      throw error
+    }
+  }
+
+  static let failuresWhileCancelled: [(CatalogError, Int, String)] = [
+    (.notFound, 1, "a 404 on attempt 1, which the policy would not retry"),
+    (.server(status: 503), 4, "a 503 on attempt 4 of 4, the last"),
+  ]
+
+  @Test(arguments: failuresWhileCancelled)
+  func aFailureOfACancelledTaskIsCancellation(error: CatalogError, cancelledOn: Int, what: String) async {
+    guard Self.ready(7) else { return }
+    let rig = Rig([.success(firstPage)], random: [0])
+    let operation = CancelsItself(error, on: cancelledOn)
+    let outcome = await Self.run(on: rig.clock) { try await rig.retrying.retrying(.get) { try operation.fail() } }
+    let count = operation.count.withLock { $0 }
+    #expect(
+      outcome.failure is CancellationError && count == cancelledOn,
+      guide.task(
+        7,
+        "rule 1, checked first after every failure: \(what), while its task is cancelled, ends as CancellationError (nobody is waiting for the error); got \(brief(outcome)) after \(count) attempt(s)",
+        blaming: outcome))
   }
 
   @Test func aPostIsNotRetriedWithoutAnIdempotencyKey() async {

@@ -116,4 +116,72 @@ struct CheckTests {
       "\(output)")
     #expect(output.contains("✘ a(): expected 1, got 0"), "\(output)")
   }
+
+  @Test func aCrashBeforeAnyTaskWasNamedSendsTheLearnerToTheBacktrace() throws {
+    let folder = try TemporaryWorkspace()
+    let crashed = CannedRun(
+      status: 4, console: "Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], unstarted: ["c()"], ended: false))
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
+    #expect(
+      output.contains("1 passed, 0 failed, 1 cut short by the crash, 0 skipped, 1 not run (3 tests)"), "\(output)")
+    #expect(output.contains("Next: open .build/course/Lesson01Tests.log: the backtrace after"), "\(output)")
+  }
+
+  @Test func aPassingLastStageSaysHowManyStagesThePackageHas() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    let (status, output, _) = folder.run(.check(stage: "02"), answers: CannedRun.answer(lesson: .allPass))
+    #expect(status == 0)
+    #expect(
+      output.contains("Stage 02 is solved. That was the last of the 2 stages in this package."),
+      "the README lists stages still in preparation, so the last stage here is not the course's last: \(output)")
+  }
+
+  /// A test that records an issue naming its task and then hangs: check names it,
+  /// its task, the leaked continuation, and a rerun that stops at the limit.
+  @Test func aHungSuiteNamesTheHungTestItsTaskAndABoundedRerun() throws {
+    let folder = try TemporaryWorkspace()
+    let misuse =
+      "SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked its continuation without resuming it. "
+      + "This may cause tasks waiting on it to remain suspended forever."
+    let hung = CannedRun(
+      status: 9, console: "◇ Test a() started.\n\(misuse)\n\(misuse)",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], running: ["a()"], ended: false,
+        comments: ["a()": #"Task 1 "Pass a" (Docs/01-Intro.md): 3 callers should share one run, got 0"#]),
+      timedOut: true)
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    #expect(status == 1)
+    #expect(output.contains("✘ The suite hung: a() still running when stopped after 15 s."), "\(output)")
+    #expect(
+      output.contains("✘ a() never ended, in Task 1 \"Pass a\": Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    #expect(output.components(separatedBy: "The log says: \(misuse)").count == 2, "once: \(output)")
+    #expect(
+      output.contains("2 passed, 0 failed, 1 hung (stopped after 15 s), 0 skipped, 0 not run (3 tests)"),
+      "the hung test is not counted as passed: \(output)")
+    #expect(
+      output.contains(
+        "Next: find the await that never returns in a() (the log line above names the function that leaked its "
+          + "continuation), Task 1 \"Pass a\": read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    #expect(output.contains("`swift run course check 01` runs the suite again and stops it after 15 s"), "\(output)")
+    #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang for the learner: \(output)")
+  }
+
+  /// The real Lesson05 run that hung: counts, the continuation line, and the
+  /// `StageGuide` comment of an expectation whose value is a stub's text.
+  @Test func aRealHungRunShowsHonestCountsAndTheGuidesComment() throws {
+    let folder = try TemporaryWorkspace()
+    let hung = CannedRun(
+      status: 9, console: RealStream.lesson05HungConsole, events: RealStream.lesson05Hung, timedOut: true)
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    #expect(
+      output.contains("0 passed, 3 failed, 2 hung (stopped after 15 s), 0 skipped, 0 not run (5 tests)"), "\(output)")
+    #expect(output.contains("✘ aHundredIdenticalCallsShareOneRun() never ended\n"), "\(output)")
+    #expect(output.contains("The log says: SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked"), "\(output)")
+    #expect(
+      output.contains(
+        #"✘ saysHowLongAgo(age:text:): 0.0 s after the fetch the screen says "Updated just now", got "Not done yet"#),
+      "the guide's comment, not the expectation's expansion: \(output)")
+    #expect(!output.contains(#"should say how long ago") == (text"#), "\(output)")
+  }
 }

@@ -80,7 +80,13 @@ struct CourseTests {
       events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false), timedOut: true)
     let (status, output, _) = folder.run(.status, answers: CannedRun.answer(lesson: hung))
     #expect(status == 0)
-    #expect(output.contains("✘ broken        hung: b() still running when stopped after 15 s"), "got: \(output)")
+    #expect(
+      output.contains("✘ broken        2/3 tests pass · hung: b() still running when stopped after 15 s"),
+      "b() never ended, so it has not passed; got: \(output)")
+    #expect(
+      output.contains("Next: find the await that never returns in b().\n  `swift run course check 01` runs the suite"),
+      "got: \(output)")
+    #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang: \(output)")
   }
 
   @Test func keepsTheConsoleOutputOfEverySuiteInTheBuildFolder() throws {

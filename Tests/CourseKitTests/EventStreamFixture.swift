@@ -12,7 +12,8 @@ enum EventStreamFixture {
   ///   - failing: Tests that record a failing issue and end.
   ///   - knownIssues: Tests that record a known issue (`withKnownIssue`) and pass.
   ///   - skipped: Tests the run skips (never started), as a `.enabled(if:)` trait does.
-  ///   - running: Tests that start and never end.
+  ///   - running: Tests that start and never end (after their failing issues, if `failing` names them too).
+  ///   - unstarted: Tests that never start, as when the run is stopped or crashes first.
   ///   - parameterized: Tests whose issues come from several test cases.
   ///   - ended: Whether the run reached `runEnded`.
   ///   - comments: What a failing or skipped test's comments say, by test: an issue's comment
@@ -20,7 +21,7 @@ enum EventStreamFixture {
   ///     only in the runner's wording (`Test x() skipped: "…"`), so both sources get read.
   static func run(
     tests: [String], failing: [String] = [], knownIssues: [String] = [], skipped: [String] = [],
-    running: [String] = [],
+    running: [String] = [], unstarted: [String] = [],
     parameterized: [String] = [], ended: Bool = true, comments: [String: String] = [:]
   ) -> String {
     func id(_ name: String) -> String { "Demo01Tests.DemoTests/\(name)/DemoTests.swift:1:1" }
@@ -55,14 +56,15 @@ enum EventStreamFixture {
         + #""sourceLocation":{"fileID":"Demo01Tests/DemoTests.swift","line":1,"column":1}},"version":0}"#)
     lines.append(event("runStarted", nil))
     lines += skipped.map { event("testSkipped", $0) }
-    lines += tests.filter { !skipped.contains($0) }.map { event("testStarted", $0) }
-    for name in tests where !running.contains(name) && !skipped.contains(name) {
+    let started = tests.filter { !skipped.contains($0) && !unstarted.contains($0) }
+    lines += started.map { event("testStarted", $0) }
+    for name in started {
       let cases = parameterized.contains(name) ? 3 : 1
       for _ in 0..<cases {
         if failing.contains(name) { lines.append(event("issueRecorded", name, extra: issue(known: false))) }
         if knownIssues.contains(name) { lines.append(event("issueRecorded", name, extra: issue(known: true))) }
       }
-      lines.append(event("testEnded", name))
+      if !running.contains(name) { lines.append(event("testEnded", name)) }
     }
     if ended { lines.append(event("runEnded", nil)) }
     return lines.joined(separator: "\n") + "\n"

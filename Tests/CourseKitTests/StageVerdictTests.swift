@@ -44,6 +44,19 @@ struct StageVerdictTests {
     #expect(!verdict.keepsContract)
   }
 
+  @Test func aHungLessonSaysWhatItCountedWithoutPassingTheHungTests() throws {
+    let lesson = SuiteResult(
+      total: 4, failedTests: ["a()"], ending: .hung(running: ["b()"], limit: 15), unfinishedTests: ["b()"],
+      notRunTests: ["c()"])
+    let verdict = StageVerdict.judge(
+      stage: stage, missingFiles: [], fatalErrorFiles: [], lesson: lesson, solution: passing)
+    let broken = try #require(verdict.checks.first { !$0.ok })
+    #expect(
+      broken.text.hasPrefix(
+        "Lesson01's suite hung: b() still running when stopped after 15 s "
+          + "(1 passed, 1 failed, 1 hung (stopped after 15 s), 0 skipped, 1 not run (4 tests))"), "\(broken.text)")
+  }
+
   @Test func missingFilesAndFatalErrorsBreakIt() {
     let verdict = StageVerdict.judge(
       stage: stage, missingFiles: ["Docs/01-ViewCallsURLSession.md"],

@@ -121,4 +121,47 @@ struct SuiteResultTests {
     #expect(result.total == 0)
     #expect(!result.allPassed, "a suite that ran nothing proves nothing")
   }
+
+  /// A real run stopped at its limit: the two tests that never ended are hung, not passed.
+  @Test func aHungTestIsNotPassed() {
+    let result = SuiteResult(
+      eventStream: RealStream.lesson05Hung, console: RealStream.lesson05HungConsole, stoppedAfter: 15)
+    #expect(result.total == 5)
+    #expect(result.unfinishedTests == ["aHundredIdenticalCallsShareOneRun()", "anErrorReachesEveryCaller()"])
+    #expect(result.failed == 3, "3 tests failed and ended, got \(result.failedTests)")
+    #expect(result.passed == 0, "no test passed: 3 failed and 2 never ended; got \(result.passed) passed")
+    #expect(result.tally == "0 passed, 3 failed, 2 hung (stopped after 15 s), 0 skipped, 0 not run (5 tests)")
+  }
+
+  /// A test that records issues and then hangs counts once, as hung; tests the stopped run never started are not run.
+  @Test func aTestThatFailsThenHangsIsHungAndUnstartedTestsAreNotRun() {
+    let stream = EventStreamFixture.run(
+      tests: tests, failing: ["saysSoWhenOffline()"], running: ["saysSoWhenOffline()"],
+      unstarted: ["showsTheFirstPage()"], ended: false)
+    let result = SuiteResult(eventStream: stream, console: "", stoppedAfter: 15)
+    #expect(result.failedTests == [], "a test that never ended is hung, not failed; got \(result.failedTests)")
+    #expect(result.unfinishedTests == ["saysSoWhenOffline()"])
+    #expect(result.notRunTests == ["showsTheFirstPage()"])
+    #expect(result.passed == 1, "only reportsAnHTTPError ran to its end; got \(result.passed) passed")
+    #expect(result.tally == "1 passed, 0 failed, 1 hung (stopped after 15 s), 0 skipped, 1 not run (3 tests)")
+    #expect(result.failures.map(\.test) == ["saysSoWhenOffline()"], "its issues are still shown")
+  }
+
+  @Test func testsACrashCutShortAreNotPassed() {
+    let stream = EventStreamFixture.run(
+      tests: tests, running: ["saysSoWhenOffline()"], unstarted: ["showsTheFirstPage()"], ended: false)
+    let result = SuiteResult(eventStream: stream, console: "Fatal error: boom", stoppedAfter: nil)
+    #expect(result.passed == 1)
+    #expect(result.tally == "1 passed, 0 failed, 1 cut short by the crash, 0 skipped, 1 not run (3 tests)")
+  }
+
+  @Test func keepsEachLeakedContinuationLineOnce() {
+    let result = SuiteResult(
+      eventStream: RealStream.lesson05Hung, console: RealStream.lesson05HungConsole, stoppedAfter: 15)
+    #expect(
+      result.clues == [
+        "SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked its continuation without resuming it. "
+          + "This may cause tasks waiting on it to remain suspended forever."
+      ])
+  }
 }

@@ -34,6 +34,28 @@ struct TaskReferenceTests {
     #expect(TaskReference.find(in: text) == expected)
   }
 
+  /// A real note (Lesson05, `saysHowLongAgo`): the expectation's expansion quotes
+  /// the stub's text, and the `StageGuide` comment comes after it.
+  @Test func aNoteNamesItsTaskByTheGuidesCommentBeforeAStubItQuotes() {
+    let stub =
+      "Not done yet: Task 8 in Docs/05-CachingRepository.md: updatedText(fetchedAt:now:) should say how long ago"
+    let comment =
+      #"Task 8 "Show how fresh it is" (Docs/05-CachingRepository.md): 0.0 s after the fetch the screen says "#
+      + #""Updated just now", got "\#(stub)""#
+    let note = TestNote(
+      test: "saysHowLongAgo(age:text:)",
+      messages: [#"Expectation failed: (said → "\#(stub)") == (text → "Updated just now")"#, comment])
+    #expect(
+      TaskReference.find(in: note)
+        == TaskReference(
+          task: 8, title: "Show how fresh it is", doc: "Docs/05-CachingRepository.md",
+          detail: #"0.0 s after the fetch the screen says "Updated just now", got "\#(stub)""#))
+    #expect(
+      TaskReference.find(in: TestNote(test: "a()", messages: ["Caught error: \(stub)"]))?.detail
+        == "not done yet: updatedText(fetchedAt:now:) should say how long ago",
+      "without a guide's comment, the stub names the task")
+  }
+
   @Test func aMessageWithoutATaskHasNone() {
     #expect(TaskReference.find(in: "Expectation failed: (a == b)") == nil)
     #expect(TaskReference.find(in: #"Task three "x" (Docs/a.md): y"#) == nil)
