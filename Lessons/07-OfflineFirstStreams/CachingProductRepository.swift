@@ -75,11 +75,20 @@ actor CachingProductRepository: ProductRepository {
 
   /// Returns when every background refresh started so far has finished.
   ///
-  /// Tests await it instead of sleeping; an app never needs to.
-  func waitForRevalidations() async {
-    while let running = revalidations.values.first {
+  /// Tests await it instead of sleeping; an app never needs to. A refresh
+  /// removes itself from `revalidations` when it ends; one still there after it
+  /// ended never will, so it is skipped and returned instead of awaited forever.
+  ///
+  /// - Returns: The resources whose finished refresh is still in `revalidations`;
+  ///   empty when every refresh removed itself.
+  @discardableResult
+  func waitForRevalidations() async -> [Resource] {
+    var leftBehind: [Resource] = []
+    while let (resource, running) = revalidations.first(where: { !leftBehind.contains($0.key) }) {
       await running.value
+      if revalidations[resource] == running { leftBehind.append(resource) }
     }
+    return leftBehind
   }
 
   // MARK: Task 3: read through memory, then disk
