@@ -203,11 +203,16 @@ struct ProductListViewModelTests {
       inFlight, guide.task(1, "the reload never reached the fake API's session, so there was nothing to cancel"))
     reload.cancel()
     await reload.value
+    let shown = viewModel.products.count
+    let what =
+      viewModel.errorMessage == nil
+      ? "no error was shown, but the cancelled reload left \(shown) products on screen; leave `products` as they were"
+      : "got \(shown) products and errorMessage \(quoted(viewModel.errorMessage))"
     #expect(
-      viewModel.products.count == 30 && viewModel.errorMessage == nil,
+      shown == 30 && viewModel.errorMessage == nil,
       guide.task(
         3,
-        "a cancelled load, URLError(.cancelled), is not a failure: SwiftUI cancels .task when the view goes away. Expected the 30 products still shown and errorMessage nil; got \(viewModel.products.count) products and errorMessage \(quoted(viewModel.errorMessage))"
+        "a cancelled load, URLError(.cancelled), is not a failure: SwiftUI cancels .task when the view goes away. Expected the 30 products still shown and errorMessage nil; \(what)"
       )
     )
   }

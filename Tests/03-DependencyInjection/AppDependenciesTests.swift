@@ -16,7 +16,17 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct AppDependenciesTests {
-  @Test func liveWiringRequestsTheCatalogThroughTheGivenSession() async {
+  @Test(.afterTask1) func liveWiringRequestsTheCatalogThroughTheGivenSession() async {
+    let probe = await WiringProbe.run(recorder: WiringProbeRecorder.self)
+    let elsewhere = probe.requested.filter { $0.host != probe.baseURL.host }
+    guard elsewhere.isEmpty else {
+      Issue.record(
+        guide.task(
+          7,
+          "given the base URL \(probe.baseURL) and a session that answers every host, the live wiring asked \(elsewhere.map(\.absoluteString)); build the data source from the baseURL argument"
+        ))
+      return
+    }
     let api = FakeCatalogAPI()
     let dependencies = AppDependencies.live(baseURL: api.baseURL, session: api.session)
     guard
@@ -46,7 +56,7 @@ struct AppDependenciesTests {
 
   /// Skipped until the live wiring uses the session it is given: before that,
   /// `live(session:)` would send this test's request to the real Catalog API.
-  @Test(.afterLiveWiringUsesItsSession) func liveWiringDefaultsToTheRealCatalog() async {
+  @Test(.afterTask1, .afterLiveWiringUsesItsSession) func liveWiringDefaultsToTheRealCatalog() async {
     let session = CatalogRequestRecorder.makeSession()
     defer { session.finishTasksAndInvalidate() }
     let earlier = CatalogRequestRecorder.requestedURLs.count
@@ -105,26 +115,45 @@ struct AppDependenciesTests {
 
 extension Trait where Self == ConditionTrait {
   /// Skips a test, with a note naming Task 7, until `live(baseURL:session:)`
-  /// sends its requests through the session it is given.
+  /// sends a request, to any host, through the session it is given.
   static var afterLiveWiringUsesItsSession: Self {
     .enabled(
       guide.task(
         7,
         "skipped until live(baseURL:session:) sends its requests through the session it is given; until then this test could reach the real https://dummyjson.com"
       )
-    ) { await liveWiringUsesItsSession() }
+    ) { await !WiringProbe.run(recorder: CatalogRequestRecorder.self).requested.isEmpty }
   }
 }
 
-/// Whether the live wiring's repository reaches a fake API through the fake's
-/// own session, and never through `URLSession.shared`.
-private func liveWiringUsesItsSession() async -> Bool {
-  let api = FakeCatalogAPI()
-  do {
-    _ = try await AppDependencies.live(baseURL: api.baseURL, session: api.session).productRepository.products()
-  } catch {
-    // What matters here is which session carried the request, not the answer;
-    // liveWiringRequestsTheCatalogThroughTheGivenSession reports the answer.
+/// Asks the live wiring's repository for products through a recorder's session,
+/// which answers every host in-process, so nothing reaches the internet even
+/// when the wiring ignores the base URL it is given.
+enum WiringProbe {
+  /// What the probe passed and what the recorder saw.
+  struct Outcome {
+    /// The base URL the probe passed; a request to another host ignored it.
+    var baseURL: URL
+    /// The URLs the recorder was asked for, oldest first.
+    var requested: [URL]
   }
-  return !api.requests.isEmpty && api.sharedSessionRequests.isEmpty
+
+  /// Runs the probe with `recorder`, whose list no test running at the same
+  /// time reads.
+  static func run(recorder: CatalogRequestRecorder.Type) async -> Outcome {
+    // A FakeCatalogAPI first: it installs the trap for URLSession.shared before
+    // this probe makes a session, and its host is one the trap refuses, so a
+    // wiring that uses URLSession.shared stays in-process too.
+    let api = FakeCatalogAPI()
+    let session = recorder.makeSession()
+    defer { session.finishTasksAndInvalidate() }
+    let earlier = recorder.requestedURLs.count
+    do {
+      _ = try await AppDependencies.live(baseURL: api.baseURL, session: session).productRepository.products()
+    } catch {
+      // What matters here is where the request went, not the answer;
+      // liveWiringRequestsTheCatalogThroughTheGivenSession reports the answer.
+    }
+    return Outcome(baseURL: api.baseURL, requested: Array(recorder.requestedURLs.dropFirst(earlier)))
+  }
 }

@@ -11,18 +11,20 @@ import Synchronization
 /// It shows where code sends requests when no base URL is given, such as
 /// `AppDependencies.live()` with its default, without reaching the internet:
 /// its session claims every host, `https://dummyjson.com` included.
-final class CatalogRequestRecorder: URLProtocol {
+class CatalogRequestRecorder: URLProtocol, @unchecked Sendable {
   /// Every URL requested through `makeSession()`'s sessions, oldest first.
-  /// One test uses it, reading only what it added; a second test running at the
-  /// same time would need its own recorder type.
-  static var requestedURLs: [URL] { requested.withLock { $0 } }
+  /// Each subclass keeps its own list. The ones that share a list run one after
+  /// the other (a test and its own skip condition) and read only what they
+  /// added; code that runs at the same time as them uses another subclass.
+  class var requestedURLs: [URL] { log.urls }
 
-  private static let requested = Mutex<[URL]>([])
+  /// Where this class records; a subclass returns its own.
+  class var log: RequestLog { .catalog }
 
   /// A session whose every request reaches this recorder and nothing else.
-  static func makeSession() -> URLSession {
+  class func makeSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.protocolClasses = [CatalogRequestRecorder.self]
+    configuration.protocolClasses = [self]
     return URLSession(configuration: configuration)
   }
 
@@ -35,7 +37,7 @@ final class CatalogRequestRecorder: URLProtocol {
       client?.urlProtocol(self, didFailWithError: URLError(.badURL))
       return
     }
-    Self.requested.withLock { $0.append(url) }
+    type(of: self).log.append(url)
     let body = Data(#"{"products": [], "total": 0, "skip": 0, "limit": 30}"#.utf8)
     guard
       let response = HTTPURLResponse(
@@ -50,4 +52,28 @@ final class CatalogRequestRecorder: URLProtocol {
   }
 
   override func stopLoading() {}
+}
+
+/// The URLs one recorder class has seen.
+final class RequestLog: Sendable {
+  /// `CatalogRequestRecorder`'s.
+  static let catalog = RequestLog()
+  /// `WiringProbeRecorder`'s.
+  static let wiringProbe = RequestLog()
+
+  private let requested = Mutex<[URL]>([])
+
+  /// Every URL recorded, oldest first.
+  var urls: [URL] { requested.withLock { $0 } }
+
+  func append(_ url: URL) {
+    requested.withLock { $0.append(url) }
+  }
+}
+
+/// The recorder `liveWiringRequestsTheCatalogThroughTheGivenSession` uses to see
+/// where the live wiring sends a request, whatever the host, while
+/// `liveWiringDefaultsToTheRealCatalog` may be using `CatalogRequestRecorder`.
+final class WiringProbeRecorder: CatalogRequestRecorder, @unchecked Sendable {
+  override class var log: RequestLog { .wiringProbe }
 }

@@ -57,3 +57,28 @@ struct DefaultProductRepositoryTests {
     }
   }
 }
+
+extension Trait where Self == ConditionTrait {
+  /// Skips a test, with a note naming Task 1, until `DefaultProductRepository`
+  /// asks its remote source for the first page, limit 30 and skip 0: a test of
+  /// the live wiring checks that request too, and would blame Task 7 for it.
+  static var afterTask1: Self {
+    .enabled(
+      guide.task(
+        1,
+        "skipped until products() asks the remote source for one page with limit 30, skip 0 (asksTheRemoteSourceForTheFirstPage); this test checks that request through the live wiring"
+      )
+    ) { await repositoryAsksForTheFirstPage() }
+  }
+}
+
+/// Whether `products()` asks a spy remote source for the first page, and nothing else.
+private func repositoryAsksForTheFirstPage() async -> Bool {
+  let remote = SpyProductRemoteDataSource(page: ProductPage(products: [], total: 0, skip: 0, limit: 30))
+  do {
+    _ = try await DefaultProductRepository(remote: remote).products()
+  } catch {
+    // The request is what matters here; asksTheRemoteSourceForTheFirstPage reports the answer.
+  }
+  return await remote.pageRequests == ["limit 30, skip 0"]
+}

@@ -16,7 +16,9 @@ struct ProductListViewModelTests {
   // MARK: Task 3
 
   @Test func startsIdleAndDoesNoWorkUntilAsked() {
-    let viewModel = ProductListViewModel(repository: UnimplementedProductRepository())
+    let viewModel = ProductListViewModel(
+      repository: UnimplementedProductRepository(
+        task: 3, rule: "a new view model must not fetch; nothing in init may call the repository"))
     #expect(
       viewModel.state == .idle, guide.task(3, "a new view model should be .idle, got \(describe(viewModel.state))"))
   }

@@ -1,4 +1,5 @@
 import Foundation
+import StageTesting
 import Testing
 
 #if SOLUTION
@@ -66,18 +67,24 @@ actor HoldingProductRepository: ProductRepository {
   }
 }
 
-/// Unimplemented: fails the test if anything calls it.
+/// Unimplemented: fails the test if anything calls it, with a message naming
+/// the task whose rule the call breaks.
 struct UnimplementedProductRepository: ProductRepository {
   /// Thrown after the issue is recorded, so the caller stops.
   struct UnexpectedCall: Error {}
 
+  /// The task whose rule a call breaks.
+  var task: Int
+  /// That rule, in words, such as "a new view model must not fetch".
+  var rule: String
+
   func products() async throws -> [Product] {
-    Issue.record("UnimplementedProductRepository.products() was called; this test expects no fetch")
+    Issue.record(guide.task(task, "\(rule); UnimplementedProductRepository.products() was called"))
     throw UnexpectedCall()
   }
 
   func product(id: Int) async throws -> Product {
-    Issue.record("UnimplementedProductRepository.product(id:) was called; this test expects no fetch")
+    Issue.record(guide.task(task, "\(rule); UnimplementedProductRepository.product(id: \(id)) was called"))
     throw UnexpectedCall()
   }
 }
