@@ -11,7 +11,7 @@ import Synchronization
 /// It shows where code sends requests when no base URL is given, such as
 /// `AppDependencies.live()` with its default, without reaching the internet:
 /// its session claims every host, `https://dummyjson.com` included.
-class CatalogRequestRecorder: URLProtocol, @unchecked Sendable {
+class CatalogRequestRecorder: URLProtocol {
   /// Every URL requested through `makeSession()`'s sessions, oldest first.
   /// Each subclass keeps its own list. The ones that share a list run one after
   /// the other (a test and its own skip condition) and read only what they
@@ -74,6 +74,6 @@ final class RequestLog: Sendable {
 /// The recorder `liveWiringRequestsTheCatalogThroughTheGivenSession` uses to see
 /// where the live wiring sends a request, whatever the host, while
 /// `liveWiringDefaultsToTheRealCatalog` may be using `CatalogRequestRecorder`.
-final class WiringProbeRecorder: CatalogRequestRecorder, @unchecked Sendable {
+final class WiringProbeRecorder: CatalogRequestRecorder {
   override class var log: RequestLog { .wiringProbe }
 }
