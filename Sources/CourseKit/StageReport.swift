@@ -7,10 +7,12 @@ import Foundation
 /// skipped test goes under the task its skip comment names (a stage skips a
 /// test until the earlier task it needs is done).
 struct StageReport {
-  /// One failure: the test and what its message says.
+  /// One failure: the test, what its message says, and what else the issue
+  /// said that the message cannot (see `IssueEvidence`).
   struct Failure: Equatable {
     var test: String
     var detail: String
+    var evidence: [String] = []
   }
 
   /// A task with something to show.
@@ -49,7 +51,8 @@ struct StageReport {
     }
     for note in result.failures {
       if let reference = TaskReference.find(in: note) {
-        let failure = Failure(test: note.test, detail: reference.detail)
+        let failure = Failure(
+          test: note.test, detail: reference.detail, evidence: IssueEvidence.lines(of: note, shown: reference))
         let number = section(for: reference)
         if byTask[number]?.failures.contains(failure) == false { byTask[number]?.failures.append(failure) }
       } else {
@@ -147,17 +150,43 @@ struct StageReport {
   }
 
   /// One line per distinct message: tests that fail with the same words share a line.
+  ///
+  /// Under it, indented, each distinct piece of evidence once, up to
+  /// `evidenceShown`; when the tests sharing the line did not all give it, it
+  /// names those that did.
   static func failureLines(_ failures: [Failure], style: Style) -> [String] {
     var details: [String] = []
     var tests: [String: [String]] = [:]
+    var evidence: [String: [(line: String, tests: [String])]] = [:]
     for failure in failures {
       if tests[failure.detail] == nil { details.append(failure.detail) }
       if tests[failure.detail]?.contains(failure.test) != true {
         tests[failure.detail, default: []].append(failure.test)
       }
+      for line in failure.evidence {
+        var given = evidence[failure.detail] ?? []
+        if let index = given.firstIndex(where: { $0.line == line }) {
+          if !given[index].tests.contains(failure.test) { given[index].tests.append(failure.test) }
+        } else {
+          given.append((line, [failure.test]))
+        }
+        evidence[failure.detail] = given
+      }
     }
-    return details.map { "  " + style.red("✘") + " \(SuiteResult.list(tests[$0] ?? [])): \($0)" }
+    return details.flatMap { detail in
+      let sharing = tests[detail] ?? []
+      let given = evidence[detail] ?? []
+      var lines = ["  " + style.red("✘") + " \(SuiteResult.list(sharing)): \(detail)"]
+      lines += given.prefix(evidenceShown).map { line, tests in
+        "    " + (tests.count == sharing.count ? "" : "\(SuiteResult.list(tests)): ") + line
+      }
+      if given.count > evidenceShown { lines.append("    " + style.dim("… and \(given.count - evidenceShown) more")) }
+      return lines
+    }
   }
+
+  /// How many pieces of evidence a failure line shows at most.
+  static let evidenceShown = 3
 
   /// "3 passed, 5 failed, 2 skipped (10 tests)", and for a run that did not
   /// finish, how many tests never ended and never ran.

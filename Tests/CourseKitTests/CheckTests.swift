@@ -184,4 +184,28 @@ struct CheckTests {
       "the guide's comment, not the expectation's expansion: \(output)")
     #expect(!output.contains(#"should say how long ago") == (text"#), "\(output)")
   }
+  /// The real Lesson03 run in which the repository threw: under each comment, the
+  /// error swift-testing caught or `#expect(throws:)` saw, and nothing that only
+  /// repeats a stub the line already names.
+  @Test func aThrownErrorIsShownUnderItsComment() throws {
+    let folder = try TemporaryWorkspace()
+    let lesson = CannedRun(status: 1, events: RealStream.lesson03Threw)
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: lesson))
+    #expect(
+      output.contains(
+        "✘ passesOneProductThrough(): product(id: 9) should return the source's product 9, Kettle; it threw instead\n"
+          + #"    Caught error: .transport("x")"# + "\n"), "\(output)")
+    #expect(
+      output.contains(#"✘ asksTheRemoteSourceForTheFirstPage(): "#) && output.contains("    Caught error: .offline\n"),
+      "\(output)")
+    #expect(
+      output.contains(
+        "✘ letsTheDataLayersErrorsThrough(): the source's 404 for product 404 should reach the caller unchanged\n"
+          + #"    expected error ".http(status: 404, message: Optional("Product with id \'404\' not found"))" of type "#
+          + #"RemoteDataSourceError, but ".transport("x")" of type RemoteDataSourceError was thrown instead"#),
+      "\(output)")
+    #expect(!output.contains("Caught error: Not done yet"), "Task 7's stub under Task 7 says nothing new: \(output)")
+    #expect(!output.contains("(viewModel.state →"), "the comment already quotes Task 3's stub: \(output)")
+    #expect(output.split(separator: "\n").filter { $0.hasPrefix("    ") }.count == 3, "\(output)")
+  }
 }
