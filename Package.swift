@@ -72,7 +72,7 @@ let package = Package(
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
-    .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
+    .testTarget(name: "CourseKitTests", dependencies: ["CourseKit", "CourseDemo"]),
     .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
     .testTarget(name: "CourseDemoTests", dependencies: ["CourseDemo"]),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),

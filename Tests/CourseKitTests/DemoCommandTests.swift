@@ -1,3 +1,4 @@
+import CourseDemo
 import Foundation
 import Testing
 
