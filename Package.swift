@@ -74,7 +74,8 @@ let package = Package(
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit", "CourseDemo"]),
     .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
-    .testTarget(name: "CourseDemoTests", dependencies: ["CourseDemo"]),
+    .testTarget(
+      name: "CourseDemoTests", dependencies: ["CourseDemo", "CatalogServer", "FakeCatalog", "CourseFixtures"]),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
   ] + sqliteTargets
 )

@@ -99,7 +99,7 @@ private struct Script {
 
     // Step 2
     narrate(.heading("Step 2: Go offline"))
-    narrate(.server(network.goOffline()))
+    narrate(network.goOffline())
     device.yield(false)
     try await expectStatus(&statuses, "offline")
     narrate(.say("Pull to refresh:"))
@@ -149,7 +149,7 @@ private struct Script {
 
     // Step 4
     narrate(.heading("Step 4: Come back online"))
-    narrate(.server(network.goOnline()))
+    narrate(network.goOnline())
     device.yield(true)
     let syncing = "syncing(pending: 1)"
     try await expectStatus(&statuses, syncing)

@@ -8,10 +8,10 @@ protocol DemoNetwork: Sendable {
   var baseURL: URL { get }
   /// The remote the app's repository and sync engine use.
   var remote: any ProductSyncRemoteDataSource { get }
-  /// Cuts the network and says how.
-  func goOffline() -> String
+  /// Cuts the network and says how: as the server, or as the device.
+  func goOffline() -> DemoEvent
   /// Restores the network and says how.
-  func goOnline() -> String
+  func goOnline() -> DemoEvent
   /// The requests the server logged since the last call, once at least `expected` have arrived.
   func requests(expected: Int) async -> [String]
   /// The server's own copy of a product's title, when the demo can see the server.

@@ -32,9 +32,9 @@ final class EmbeddedCatalog: DemoNetwork {
 
   var baseURL: URL { server.baseURL }
 
-  func goOffline() -> String { server.perform(.offline(seconds: nil)) }
+  func goOffline() -> DemoEvent { .server(server.perform(.offline(seconds: nil))) }
 
-  func goOnline() -> String { server.perform(.online) }
+  func goOnline() -> DemoEvent { .server(server.perform(.online)) }
 
   /// The server logs a request once its answer is written, a moment after the
   /// client has read it; this waits up to a second for the `expected` lines.
@@ -86,14 +86,15 @@ final class RealCatalog: DemoNetwork {
 
   var remote: any ProductSyncRemoteDataSource { flightMode }
 
-  func goOffline() -> String {
+  func goOffline() -> DemoEvent {
     flightMode.set(true)
-    return "Flight mode on this device (simulated: \(baseURL.host ?? "the service") can't be switched off from here)."
+    return .say(
+      "Flight mode on this device (simulated: \(baseURL.host ?? "the service") can't be switched off from here).")
   }
 
-  func goOnline() -> String {
+  func goOnline() -> DemoEvent {
     flightMode.set(false)
-    return "Flight mode off."
+    return .say("Flight mode off.")
   }
 
   func requests(expected: Int) async -> [String] { [] }

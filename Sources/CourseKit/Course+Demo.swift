@@ -24,11 +24,13 @@ extension Course {
     let style = style
     let write = write
     let failure = Mutex<String?>(nil)
+    let step = Mutex("the start")
     let finished = DispatchSemaphore(value: 0)
     let started = Date()
     let task = Task {
       defer { finished.signal() }
       let narrate: @Sendable (DemoEvent) -> Void = { event in
+        if case .heading(let title) = event { step.withLock { $0 = title } }
         if let line = Self.demoLine(event, style: style) { write(line + "\n") }
       }
       do {
@@ -60,7 +62,7 @@ extension Course {
       return 1
     }
     if let failure = failure.withLock({ $0 }) {
-      say(style.red("The demo stopped: \(failure)"))
+      say(style.red("The demo stopped at \(step.withLock { $0 }): \(failure)"))
       return 1
     }
     return 0

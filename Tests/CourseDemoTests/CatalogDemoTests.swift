@@ -1,4 +1,8 @@
+import CatalogServer
 import CourseDemo
+import CourseFixtures
+import FakeCatalog
+import Foundation
 import Synchronization
 import Testing
 
@@ -65,5 +69,28 @@ struct CatalogDemoTests {
     #expect(
       methods == ["GET", "PUT", "PUT", "GET"],
       "a page, the synced write, its repeat, a page; nothing while offline, got \(requests)")
+  }
+
+  /// `--base-url` with a server the demo does not own: offline is a switch on
+  /// the device, and the server's side is not shown. A local server stands in
+  /// for https://dummyjson.com, so no test reaches the internet.
+  @Test func aServerGivenByURLIsUsedWithOfflineSimulatedOnTheDevice() async throws {
+    try await CatalogServer.withRunning { server in
+      let events = Mutex<[DemoEvent]>([])
+      try await CatalogDemo.run(baseURL: server.baseURL) { event in events.withLock { $0.append(event) } }
+      let milestones = events.withLock { events in
+        events.compactMap { event -> DemoMilestone? in
+          if case .milestone(let milestone) = event { return milestone }
+          return nil
+        }
+      }
+      let kinds = milestones.map { "\($0)".prefix { $0 != "(" } }
+      #expect(
+        kinds == ["loaded", "staleWhileOffline", "editedOffline", "synced", "refreshedAfterSync", "finished"],
+        "every step but the server's own view, in order, got \(milestones)")
+      #expect(milestones.contains(.staleWhileOffline(shown: 30, error: "offline")), "flight mode reads as offline")
+      let title = server.responder.products.first { $0["title"]?.stringValue?.hasSuffix("(edited offline)") == true }
+      #expect(title != nil, "the synced edit reached the server given by URL")
+    }
   }
 }
