@@ -63,13 +63,19 @@ let package = Package(
     .target(name: "StageTesting", dependencies: ["LessonSupport"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
-    .target(name: "CourseKit", dependencies: ["CatalogServer"]),
+    // `course demo`: the finished app of the last stage against an embedded `course serve`.
+    .target(
+      name: "CourseDemo",
+      dependencies: ["Solution07", "CatalogServer", "FakeCatalog", "CourseFixtures", "CourseSQLite"]),
+    .target(name: "CourseKit", dependencies: ["CatalogServer", "CourseDemo"]),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
-    .testTarget(name: "CourseKitTests", dependencies: ["CourseKit"]),
+    .testTarget(name: "CourseKitTests", dependencies: ["CourseKit", "CourseDemo"]),
     .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
+    .testTarget(
+      name: "CourseDemoTests", dependencies: ["CourseDemo", "CatalogServer", "FakeCatalog", "CourseFixtures"]),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
   ] + sqliteTargets
 )
@@ -105,7 +111,7 @@ for stage in stages {
 /// The reference solution that Tests/IntegrationTests runs against `course serve`
 /// on loopback. To move them to a later stage, change this and
 /// Tests/IntegrationTests/LatestSolution.swift, the one file that names it.
-let integrationStage = "06"
+let integrationStage = "07"
 if let stage = stages.first(where: { $0.number == integrationStage }) {
   package.targets.append(
     .testTarget(
@@ -120,7 +126,7 @@ if let stage = stages.first(where: { $0.number == integrationStage }) {
 // solutions (Sources/Benchmarks/main.swift). Without the variable the target does
 // not exist, so a learner's `swift build --build-tests` never compiles it.
 if Context.environment["COURSE_BENCHMARKS"] == "1" {
-  let timed = ["Solution04", "Solution05"]
+  let timed = ["Solution04", "Solution05", "Solution07"]
   package.targets.append(
     .executableTarget(
       name: "benchmarks",
@@ -133,6 +139,15 @@ if Context.environment["COURSE_BENCHMARKS"] == "1" {
     target.swiftSettings =
       (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
   }
+}
+
+// MARK: - The demo reaches into the last solution
+
+// Sources/CourseDemo uses Solution07's internal types with `@testable import`,
+// which debug builds allow; this lets a release build of `course` compile too.
+for target in package.targets where target.name == "Solution07" {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
 }
 
 // MARK: - Settings for every target (keep this after all target declarations)

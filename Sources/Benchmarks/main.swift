@@ -23,6 +23,10 @@ let benchmarks: [(title: String, run: () async throws -> Void)] = [
   ("Stage 04: SQLiteProductLocalDataSource, \(productCount) products", stage04LocalDataSource),
   ("Stage 04: the same rows through CourseSQLite alone, for comparison", stage04WrapperAlone),
   ("Stage 05: 1,000 concurrent identical reads through CachingProductRepository", CoalescingBenchmark.run),
+  (
+    "Stage 07: \(FanOutBenchmark.subscribers) subscribers × \(FanOutBenchmark.changes) changes",
+    FanOutBenchmark.run
+  ),
 ]
 
 print("Release build, median of \(runs) runs")

@@ -20,6 +20,8 @@ public enum Command: Sendable, Equatable {
   case help(topic: String?)
   /// `course serve [options]`: the fake Catalog API on 127.0.0.1.
   case serve(ServeOptions)
+  /// `course demo [--base-url URL]`: the finished app, narrated, against an embedded `course serve`.
+  case demo(DemoOptions)
 
   /// What one command accepts, declared once: its optional positional
   /// arguments, in order, and its flags; `make` turns what was given into the command.
@@ -54,6 +56,9 @@ public enum Command: Sendable, Equatable {
     guard let name = words.first else { return wantsHelp ? .help(topic: nil) : .status }
     if name == "serve" {
       return wantsHelp ? .help(topic: "serve") : .serve(try ServeOptions.parse(Array(words.dropFirst())))
+    }
+    if name == "demo" {
+      return wantsHelp ? .help(topic: "demo") : .demo(try DemoOptions.parse(Array(words.dropFirst())))
     }
     if name == "help" {
       guard words.count > 1 else { return .help(topic: nil) }
@@ -121,6 +126,8 @@ public enum Command: Sendable, Equatable {
                each task has its hints.
       serve    [--port N] Run the fake Catalog API on 127.0.0.1 for curl, an
                app or the simulator, and break its network live.
+      demo     [--base-url URL] Run the finished app in the terminal against
+               its own `serve`: load, go offline, edit, sync, narrated.
       help     Show this text, or `course help <command>` for one command.
 
     NN is a stage number (4 or 04); without it, a command takes the first
@@ -139,6 +146,7 @@ public enum Command: Sendable, Equatable {
 
   static let helpTopics: [String: String] = [
     "serve": ServeOptions.help,
+    "demo": DemoOptions.help,
     "status": """
     USAGE: swift run course [status]
 

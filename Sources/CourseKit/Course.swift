@@ -84,6 +84,8 @@ public struct Course: Sendable {
         return try watch(stage)
       case .serve(let options):
         return serve(options)
+      case .demo(let options):
+        return demo(options)
       }
     } catch CourseError.interrupted {
       progressLine(nil)

@@ -1,7 +1,8 @@
 import CourseClock
 import Foundation
+import Synchronization
 
-@testable import Solution06
+@testable import Solution07
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -11,10 +12,11 @@ import Foundation
 ///
 /// The tests speak in plain values (ids, titles, origins) and ask this file
 /// whether an error is the one the solution should throw. To run them against
-/// a later stage (stage 07's store and outbox), change the import, the
-/// factories and the expectations here, and `integrationStage` in Package.swift.
+/// a later stage, change the import, the factories and the expectations here,
+/// and `integrationStage` in Package.swift. Stage 07 keeps every stage 06 type,
+/// so the reads below are stage 06's code; `OfflineApp` is stage 07's own.
 enum LatestSolution {
-  static let name = "Solution06"
+  static let name = "Solution07"
 
   /// The wall-clock time the solution reads; only an HTTP-date `Retry-After` would use it.
   private static let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_764_547_200) }
@@ -63,6 +65,81 @@ enum LatestSolution {
     func read() async throws -> (origin: String, isStale: Bool, ids: [Int]) {
       let answer = try await repository.products(policy: .networkFirst)
       return ("\(answer.origin)", answer.isStale, answer.value.map(\.id))
+    }
+  }
+
+  // MARK: Stage 07: the store, the outbox and the sync engine
+
+  /// The offline-first app of stage 07: a store in memory, the repository over
+  /// it, and a sync engine whose retries wait on `clock`.
+  final class OfflineApp: Sendable {
+    private let store: OfflineProductStore
+    private let repository: OfflineFirstProductRepository
+    private let engine: ProductSyncEngine
+    private let recorder: KeyRecorder
+
+    /// - Parameter key: The idempotency key of every outbox entry this app makes.
+    init(_ baseURL: URL, _ session: URLSession, clock: TestClock, key: String) throws {
+      store = try OfflineProductStore(path: ":memory:", makeKey: { key })
+      recorder = KeyRecorder(URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: now))
+      repository = OfflineFirstProductRepository(store: store, remote: recorder, now: LatestSolution.now)
+      engine = ProductSyncEngine(store: store, remote: recorder, clock: clock, random: { 0.5 })
+    }
+
+    /// Loads the first page through the store; returns how many products the store holds.
+    func loadFirstPage() async throws -> Int {
+      try await repository.refresh()
+      return try await store.products().count
+    }
+
+    /// Renames a product on the device; returns how many changes wait in the outbox.
+    func rename(id: Int, to title: String) async throws -> Int {
+      guard var product = try await store.products().first(where: { $0.id == id }) else {
+        throw CatalogError.notFound
+      }
+      product.title = title
+      try await repository.update(product)
+      return try await store.pendingCount()
+    }
+
+    /// A product's title as the screen shows it, from the store.
+    func title(id: Int) async throws -> String? {
+      try await store.products().first { $0.id == id }?.title
+    }
+
+    /// The first pending write as it will go over the wire.
+    func pendingWrite() async throws -> (method: String, path: String, body: Data?, key: String)? {
+      guard let entry = try await store.nextPending() else { return nil }
+      return (entry.method, "products/\(entry.productID)", entry.body, entry.idempotencyKey)
+    }
+
+    /// Sends the outbox, with the engine's retries.
+    func sync() async throws { try await engine.syncNow() }
+
+    func pending() async throws -> Int { try await store.pendingCount() }
+
+    /// The idempotency key of every attempt the engine sent, in order.
+    var sentKeys: [String] { recorder.keys.withLock { $0 } }
+  }
+
+  /// The real remote, noting the idempotency key of every write it sends.
+  private final class KeyRecorder: ProductSyncRemoteDataSource {
+    let keys = Mutex<[String]>([])
+    private let remote: URLSessionProductRemoteDataSource
+
+    init(_ remote: URLSessionProductRemoteDataSource) {
+      self.remote = remote
+    }
+
+    func products(limit: Int, skip: Int) async throws -> ProductPage {
+      try await remote.products(limit: limit, skip: skip)
+    }
+
+    func product(id: Int) async throws -> Product { try await remote.product(id: id) }
+
+    func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+      keys.withLock { $0.append(idempotencyKey) }
+      return try await remote.send(entry, idempotencyKey: idempotencyKey)
     }
   }
 
