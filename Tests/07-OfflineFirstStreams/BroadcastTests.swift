@@ -11,6 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct BroadcastTests {
   @Test func aNewSubscriberGetsTheCurrentValueFirst() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(1)
     var values = broadcast.subscribe().makeAsyncIterator()
     broadcast.publish(2)
@@ -25,6 +26,7 @@ struct BroadcastTests {
   }
 
   @Test func twoSubscribersBothSeeEveryChangeInOrder() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(0)
     let streams = [broadcast.subscribe(), broadcast.subscribe()]
     for value in 1...5 { broadcast.publish(value) }
@@ -39,6 +41,7 @@ struct BroadcastTests {
   }
 
   @Test func aValueEqualToTheCurrentOneIsNotSentAgain() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(1)
     let stream = broadcast.subscribe()
     for value in [1, 2, 2, 3, 3, 3, 1] { broadcast.publish(value) }
@@ -49,6 +52,7 @@ struct BroadcastTests {
   }
 
   @Test func aSubscriberWithoutAValueYetWaitsForTheFirst() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>()
     let stream = broadcast.subscribe()
     broadcast.publish(4)
@@ -62,6 +66,7 @@ struct BroadcastTests {
   }
 
   @Test func aSubscriberThatStopsIsRemoved() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(0)
     let subscribed = AsyncStream.makeStream(of: Void.self)
     let reader = Task {
@@ -77,13 +82,21 @@ struct BroadcastTests {
     let kept = broadcast.subscribe()
     let before = broadcast.subscriberCount
     for value in 1...3 { broadcast.publish(value) }
+    guard await finishesOnItsOwn(reader) else {
+      Issue.record(
+        guide.task(
+          1, "expected a subscriber to get 1 and 2 after publish(1...3) and leave its loop; it was still waiting"))
+      broadcast.finish()
+      return
+    }
     let sawTwo = await reader.value
+    let after = broadcast.subscriberCount  // Before publishing again: a yield that answers .terminated removes it too.
     broadcast.publish(4)
     #expect(
-      before == 2 && sawTwo && broadcast.subscriberCount == 1,
+      before == 2 && sawTwo && after == 1,
       guide.task(
         1,
-        "expected 2 subscribers, then 1 after one left its loop (onTermination removes it), got \(before), then \(broadcast.subscriberCount)"
+        "expected 2 subscribers, then 1 as soon as one left its loop (its onTermination removes it, before any later publish), got \(before), then \(after)"
       ))
     broadcast.finish()
     var seen: [Int] = []
@@ -92,6 +105,7 @@ struct BroadcastTests {
   }
 
   @Test func aCancelledSubscriberIsRemoved() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(0)
     let started = AsyncStream.makeStream(of: Void.self)
     let reader = Task {
@@ -103,6 +117,11 @@ struct BroadcastTests {
     for await _ in started.stream { break }
     let during = broadcast.subscriberCount
     reader.cancel()
+    guard await finishesOnItsOwn(reader) else {
+      Issue.record(guide.task(1, "expected a cancelled subscriber's next() to return nil; it was still waiting"))
+      broadcast.finish()
+      return
+    }
     let (first, last) = await reader.value
     #expect(
       first == 0 && during == 1,
@@ -119,6 +138,7 @@ struct BroadcastTests {
   }
 
   @Test func finishEndsEveryStreamAndLaterSubscribersGetAFinishedOne() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(1)
     let early = broadcast.subscribe()
     broadcast.finish()
@@ -135,33 +155,33 @@ struct BroadcastTests {
 
   /// The doc promises every change to every subscriber (an unbounded buffer each).
   @Test func aHundredSubscribersGetAThousandChangesEach() async {
+    guard await requireBroadcastBasics() else { return }
     let broadcast = ProductBroadcast<Int>(0)
-    let readers = (0..<100).map { _ in
-      let stream = broadcast.subscribe()
-      return Task {
-        var count = 0
-        var inOrder = true
-        var last = -1
-        for await value in stream {
-          inOrder = inOrder && value == last + 1
-          last = value
-          count += 1
+    let streams = (0..<100).map { _ in broadcast.subscribe() }
+    // Structured readers: the time limit's cancellation reaches them, so the suite never waits forever.
+    let complete = await withTaskGroup(of: Bool.self) { group in
+      for stream in streams {
+        group.addTask {
+          var count = 0
+          var inOrder = true
+          var last = -1
+          for await value in stream {
+            inOrder = inOrder && value == last + 1
+            last = value
+            count += 1
+          }
+          return count == 1_001 && inOrder
         }
-        return (count, inOrder)
       }
-    }
-    for value in 1...1_000 { broadcast.publish(value) }
-    broadcast.finish()
-    var short: [Int] = []
-    for reader in readers {
-      let (count, inOrder) = await reader.value
-      if count != 1_001 || !inOrder { short.append(count) }
+      for value in 1...1_000 { broadcast.publish(value) }
+      broadcast.finish()
+      var complete = 0
+      for await gotEveryValue in group where gotEveryValue { complete += 1 }
+      return complete
     }
     #expect(
-      short.isEmpty,
+      complete == 100,
       guide.task(
-        1,
-        "expected each of 100 subscribers to get all 1,001 values in order, \(short.count) did not (counts \(short.prefix(5)))"
-      ))
+        1, "expected each of 100 subscribers to get all 1,001 values in order, \(complete) of 100 did"))
   }
 }

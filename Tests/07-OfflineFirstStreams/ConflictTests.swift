@@ -50,7 +50,7 @@ struct ConflictTests {
   /// The store holds page one; the user edits product 1; the catalog will answer the edit with 409 once.
   private func conflictingEdit(_ policy: ConflictPolicy, serverUpdatedAt: String? = nil) async throws -> Harness? {
     let harness = try Harness(conflictPolicy: policy)
-    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return nil }
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return nil }
     if let serverUpdatedAt {
       var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
       request.httpMethod = "PATCH"
@@ -59,9 +59,11 @@ struct ConflictTests {
     }
     var edited = try #require(realProducts.first)
     edited.title = "Mine"
-    guard await attempt(4, "an update", { try await harness.repository.update(edited) }) != nil else { return nil }
+    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else {
+      return nil
+    }
     harness.api.inject(.status(409, message: "Changed since you read it"), on: .update, times: 1)
-    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return nil }
+    guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return nil }
     return harness
   }
 

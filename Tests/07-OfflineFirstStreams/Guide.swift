@@ -4,6 +4,7 @@ import CourseSQLite
 import FakeCatalog
 import Foundation
 import StageTesting
+import Synchronization
 import Testing
 
 #if SOLUTION
@@ -29,47 +30,173 @@ extension StageGuide {
   /// Names `task`, unless `outcome` shows another task's "not done yet": then
   /// the message names that task, the one the learner must finish first.
   func task(_ number: Int, _ message: String, blaming outcome: Any) -> Comment {
+    guard let other = unfinishedTask(in: outcome), other != number else { return task(number, message) }
+    return task(other, "finish this task first; Task \(number)'s test got \(outcome) (\(message))")
+  }
+
+  /// The task a "not done yet" in `outcome` names, if it is one of this stage's.
+  func unfinishedTask(in outcome: Any) -> Int? {
     let text = String(describing: outcome)
     let marker = "Not done yet: Task "
     guard let range = text.range(of: marker),
-      let other = Int(text[range.upperBound...].prefix { $0.isNumber }),
-      other != number, tasks[other] != nil
-    else { return task(number, message) }
-    return task(other, "finish this task first; Task \(number)'s test got \(text) (\(message))")
+      let other = Int(text[range.upperBound...].prefix { $0.isNumber }), tasks[other] != nil
+    else { return nil }
+    return other
   }
 }
 
 /// Runs `body`; when it throws, records an issue naming `task` (or the
-/// unfinished task the error names) and returns `nil`.
+/// unfinished task the error names) and returns `nil`. When `test`, the task
+/// the calling test checks, is a later one, `task` is a prerequisite and the
+/// message says so ("finish this task first; …").
 func attempt<Value>(
-  _ task: Int, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation,
+  _ task: Int, _ expected: String, for test: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws -> Value
 ) async -> Value? {
   do {
     return try await body()
   } catch {
-    Issue.record(
-      guide.task(task, "expected \(expected), got error \(error)", blaming: error), sourceLocation: sourceLocation)
+    let comment: Comment
+    if let test, guide.unfinishedTask(in: error) == test {
+      comment = guide.task(test, "expected \(expected), got error \(error)")
+    } else if let test, test != task {
+      comment = guide.task(
+        task, "finish this task first; Task \(test)'s test needed \(expected), got error \(error)", blaming: error)
+    } else {
+      comment = guide.task(task, "expected \(expected), got error \(error)", blaming: error)
+    }
+    Issue.record(comment, sourceLocation: sourceLocation)
     return nil
   }
 }
 
-/// Records an issue naming Task 1 and returns `false` while a broadcast does not
-/// yet hand a subscriber its current value: later tasks' streams rely on it.
-func requireTask1(for number: Int) async -> Bool {
-  let broadcast = ProductBroadcast<Int>(7)
-  var values = broadcast.subscribe().makeAsyncIterator()
-  let first = await values.next()
-  broadcast.finish()
-  if first != 7 {
-    Issue.record(
-      guide.task(
-        1,
-        "finish this task first; Task \(number)'s test observes a stream, and a new subscriber of a broadcast holding 7 got \(first.map(String.init) ?? "a finished stream")"
-      ))
-    return false
+/// How many times a test yields before it stops waiting for something that
+/// needs no clock and no I/O (a value already published, a task with nothing
+/// left to wait for). Never a duration: the tests do not wait on real time.
+let patienceTurns = 10_000
+
+/// Returns after `patienceTurns` yields, or as soon as the calling task is cancelled.
+@Sendable func runOutOfPatience() async {
+  for _ in 0..<patienceTurns {
+    if Task.isCancelled { return }
+    await Task.yield()
   }
-  return true
+}
+
+/// Returns `true` when `task` finishes within `patienceTurns` turns; cancels it otherwise.
+func finishesOnItsOwn<Success: Sendable, Failure: Error>(_ task: Task<Success, Failure>) async -> Bool {
+  let finished = !(await waitFor(runOutOfPatience, unlessFinished: task))
+  if !finished { task.cancel() }
+  return finished
+}
+
+/// Reads a stream in a task of its own, so a test waits for a value with
+/// patience and never forever. Cancelling it (or letting it go) ends the read.
+final class StreamReader<Value: Sendable>: Sendable {
+  private struct Seen {
+    var values: [Value] = []
+    var ended = false
+  }
+
+  private final class Box: Sendable {
+    let seen = Mutex(Seen())
+  }
+
+  private let box: Box
+  private let reader: Task<Void, Never>
+
+  init(_ stream: AsyncStream<Value>) {
+    let box = Box()
+    self.box = box
+    reader = Task {
+      for await value in stream { box.seen.withLock { $0.values.append(value) } }
+      box.seen.withLock { $0.ended = true }
+    }
+  }
+
+  deinit { reader.cancel() }
+
+  /// Every value read so far.
+  var values: [Value] { box.seen.withLock { $0.values } }
+
+  /// Whether the stream ended (and not because the reader was cancelled).
+  var ended: Bool { box.seen.withLock { $0.ended } }
+
+  /// Waits until `count` values were read or the stream ended, for at most `patienceTurns` turns.
+  /// - Returns: `true` when `count` values were read.
+  func waitFor(count: Int) async -> Bool {
+    for _ in 0..<patienceTurns {
+      let (read, ended) = box.seen.withLock { ($0.values.count, $0.ended) }
+      if read >= count { return true }
+      if ended || Task.isCancelled { return false }
+      await Task.yield()
+    }
+    return values.count >= count
+  }
+
+  /// Waits until the stream ends, for at most `patienceTurns` turns.
+  /// - Returns: whether it ended.
+  func waitForEnd() async -> Bool {
+    for _ in 0..<patienceTurns {
+      if ended { return true }
+      if Task.isCancelled { return false }
+      await Task.yield()
+    }
+    return ended
+  }
+
+  /// Stops reading.
+  func cancel() { reader.cancel() }
+}
+
+/// `nil` when a broadcast hands a new subscriber its current value and
+/// `finish()` ends the subscriber's stream; otherwise what went wrong. Every
+/// test that reads a stream relies on both, and would wait without them.
+func broadcastBasicsProblem() async -> String? {
+  let broadcast = ProductBroadcast<Int>(7)
+  let reader = StreamReader(broadcast.subscribe())
+  defer { reader.cancel() }
+  _ = await reader.waitFor(count: 1)
+  let first = reader.values.first
+  if first != 7 {
+    let got = first.map { "\($0)" } ?? (reader.ended ? "a finished stream" : "nothing")
+    return "a new subscriber of a broadcast holding 7 must get 7 first; it got \(got)"
+  }
+  broadcast.finish()
+  if !(await reader.waitForEnd()) {
+    return "finish() must end every stream; a subscriber's stream was still open after finish()"
+  }
+  return nil
+}
+
+/// Records an issue naming Task 1 and returns `false` while a broadcast does not
+/// yet hand a subscriber its current value or `finish()` does not end its streams:
+/// later tasks' streams rely on both.
+func requireTask1(for number: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  guard let problem = await broadcastBasicsProblem() else { return true }
+  Issue.record(
+    guide.task(1, "finish this task first; Task \(number)'s test observes a stream, and \(problem)"),
+    sourceLocation: sourceLocation)
+  return false
+}
+
+/// For Task 1's own tests: records an issue and returns `false` when the basics
+/// every other broadcast test reads through are missing, instead of waiting.
+func requireBroadcastBasics(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  guard let problem = await broadcastBasicsProblem() else { return true }
+  Issue.record(
+    guide.task(1, "\(problem) (checked first: the other broadcast tests read streams to their end)"),
+    sourceLocation: sourceLocation)
+  return false
+}
+
+/// Awaits `task`, cancelling it when the test is cancelled (by its time limit), so the suite never waits forever.
+func result<Success: Sendable, Failure: Error>(of task: Task<Success, Failure>) async -> Result<Success, Failure> {
+  await withTaskCancellationHandler {
+    await task.result
+  } onCancel: {
+    task.cancel()
+  }
 }
 
 /// The 194 real records as domain products.

@@ -16,14 +16,14 @@ struct OutboxTests {
   /// A store holding the first page, and a catalog that is now offline.
   private func offlineWithFirstPage() async throws -> Harness? {
     let harness = try Harness()
-    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return nil }
+    guard await attempt(2, "a refresh", for: 4, { try await harness.repository.refresh() }) != nil else { return nil }
     harness.api.inject(.offline)
     return harness
   }
 
   @Test func anOfflineEditIsVisibleAtOnce() async throws {
     guard await requireTask1(for: 4), let harness = try await offlineWithFirstPage(),
-      let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
+      let stream = await attempt(2, "a stream", for: 4, { try await harness.repository.observe() })
     else { return }
     var values = stream.makeAsyncIterator()
     _ = await values.next()
@@ -67,7 +67,7 @@ struct OutboxTests {
   @Test func aFailureBetweenTheStoreAndTheOutboxLeavesNeither() async throws {
     let file = TemporaryDatabase()
     let harness = try Harness(path: file.path)
-    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }
+    guard await attempt(2, "a refresh", for: 4, { try await harness.repository.refresh() }) != nil else { return }
     // Another connection makes every outbox insert fail, after the product row was written.
     try SQLiteConnection(path: file.path).execute(
       "CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END;")
@@ -93,7 +93,7 @@ struct OutboxTests {
     edited.title = "Mine"
     guard await attempt(4, "an update", { try await harness.repository.update(edited) }) != nil else { return }
     harness.api.clearFaults()
-    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }
+    guard await attempt(2, "a refresh", for: 4, { try await harness.repository.refresh() }) != nil else { return }
     let stored = try await harness.store.product(id: edited.id)
     #expect(
       stored?.title == "Mine",

@@ -15,7 +15,7 @@ struct PagingTests {
   @Test func eachPageStartsWhereTheStoreEnds() async throws {
     guard await requireTask1(for: 3) else { return }
     let harness = try Harness()
-    guard let stream = await attempt(2, "a stream", { try await harness.repository.observe() }) else { return }
+    guard let stream = await attempt(2, "a stream", for: 3, { try await harness.repository.observe() }) else { return }
     var values = stream.makeAsyncIterator()
     _ = await values.next()
     guard await attempt(3, "a first page", { try await harness.repository.loadNextPage() }) != nil,
@@ -70,7 +70,7 @@ struct PagingTests {
     for _ in 1...2 {
       guard await attempt(3, "a page", { try await harness.repository.loadNextPage() }) != nil else { return }
     }
-    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil,
+    guard await attempt(2, "a refresh", for: 3, { try await harness.repository.refresh() }) != nil,
       await attempt(3, "a third page", { try await harness.repository.loadNextPage() }) != nil
     else { return }
     let stored = try await harness.store.products().count

@@ -14,16 +14,27 @@ struct StatusTests {
   @Test func offlineWaitsAndOnlineSyncs() async throws {
     guard await requireTask1(for: 7) else { return }
     let harness = try Harness()
-    var statuses = await harness.engine.statuses().makeAsyncIterator()
+    let statuses = StreamReader(await harness.engine.statuses())
+    defer { statuses.cancel() }
     let connectivity = AsyncStream.makeStream(of: Bool.self)
     let engine = harness.engine
     let running = Task { try await engine.run(connectivity: connectivity.stream) }
-    var seen = [await statuses.next()]
+    defer { running.cancel() }
     connectivity.continuation.yield(false)
-    seen.append(await statuses.next())
+    // Nothing to wait for but the engine's own turn: no clock, no network.
+    guard await statuses.waitFor(count: 2) else {
+      connectivity.continuation.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7,
+          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (run(connectivity:) gave \(outcome))",
+          blaming: outcome))
+      return
+    }
     guard
       await attempt(
-        4, "two local writes",
+        4, "two local writes", for: 7,
         { () async throws -> Void in
           try await harness.repository.add(draft())
           try await harness.repository.delete(id: 3)
@@ -34,14 +45,22 @@ struct StatusTests {
     }
     let whileOffline = harness.writes
     connectivity.continuation.yield(true)
-    seen.append(await statuses.next())
-    seen.append(await statuses.next())
     connectivity.continuation.finish()
-    let outcome = await running.result
-    let end = await statuses.next()
-    #expect(
-      seen == [.idle, .offline, .syncing(pending: 2), .idle],
-      guide.task(7, "expected idle, offline, syncing(pending: 2), idle, got \(seen)", blaming: outcome))
+    // run(connectivity:) returns once it has followed both values; then every status is in the buffer.
+    let outcome = await result(of: running)
+    let ended = await statuses.waitForEnd()
+    let seen = statuses.values
+    let expected: [SyncStatus] = [.idle, .offline, .syncing(pending: 2), .idle]
+    if seen != expected, let missing = expected.indices.first(where: { $0 >= seen.count || seen[$0] != expected[$0] }) {
+      let wanted = describe([expected[missing]])
+      let cause = missing < 2 ? "yield(false)" : "yield(true)"
+      let found = missing < seen.count ? "got \(describe([seen[missing]])) instead" : "none came"
+      Issue.record(
+        guide.task(
+          7,
+          "expected idle, offline, syncing(pending: 2), idle; after \(describe(Array(seen.prefix(missing)))), waited for \(wanted) after \(cause); \(found) (all: \(describe(seen)))",
+          blaming: outcome))
+    }
     #expect(
       whileOffline.isEmpty && harness.writes == ["POST /products/add", "DELETE /products/3"],
       guide.task(
@@ -49,31 +68,57 @@ struct StatusTests {
         "expected nothing sent while offline and both writes once online, got \(whileOffline) then \(harness.writes)",
         blaming: outcome))
     #expect(
-      end == nil && outcome.failure == nil,
+      ended && outcome.failure == nil,
       guide.task(
         7,
-        "expected run(connectivity:) to return when connectivity finishes and the status stream to end, got \(String(describing: end)) and \(outcome)",
+        ended
+          ? "expected run(connectivity:) to return without an error when connectivity finishes, got \(outcome)"
+          : "run must finish its status stream when connectivity ends; it returned (\(outcome)) and the stream stayed open",
         blaming: outcome))
   }
 
   @Test func aSyncThatStopsSaysWhy() async throws {
     guard await requireTask1(for: 7) else { return }
     let harness = try Harness()
-    guard await attempt(4, "a local write", { try await harness.repository.add(draft()) }) != nil else { return }
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
     harness.api.inject(.status(503, message: "Down"))
-    var statuses = await harness.engine.statuses().makeAsyncIterator()
+    let statuses = StreamReader(await harness.engine.statuses())
+    defer { statuses.cancel() }
     let connectivity = AsyncStream.makeStream(of: Bool.self)
     let engine = harness.engine
     let running = Task { try await engine.run(connectivity: connectivity.stream) }
     connectivity.continuation.yield(true)
     connectivity.continuation.finish()
-    var seen: [SyncStatus] = []
-    while let status = await statuses.next() { seen.append(status) }
-    let outcome = await running.result
+    let outcome = await result(of: running)
+    let ended = await statuses.waitForEnd()
+    let seen = statuses.values
     #expect(
       seen == [.idle, .syncing(pending: 1), .failed(lastError: .server(status: 503))],
       guide.task(
-        7, "expected idle, syncing(pending: 1), failed(lastError: .server(status: 503)), got \(seen)", blaming: outcome)
+        7, "expected idle, syncing(pending: 1), failed(lastError: .server(status: 503)), got \(describe(seen))",
+        blaming: outcome)
     )
+    #expect(
+      ended,
+      guide.task(
+        7,
+        "run must finish its status stream when connectivity ends; it returned (\(outcome)) and the stream stayed open",
+        blaming: outcome))
   }
+}
+
+/// Statuses as the doc writes them: `idle, offline, syncing(pending: 2)`, never `Optional(Lesson07.SyncStatus.idle)`.
+func describe(_ statuses: [SyncStatus]) -> String {
+  statuses.isEmpty
+    ? "nothing"
+    : statuses.map { status in
+      switch status {
+      case .idle: "idle"
+      case .offline: "offline"
+      case .syncing(let pending): "syncing(pending: \(pending))"
+      case .failed(let error): "failed(lastError: \(error))"
+      }
+    }.joined(separator: ", ")
 }
