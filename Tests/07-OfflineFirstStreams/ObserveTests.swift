@@ -1,3 +1,4 @@
+import CourseSQLite
 import FakeCatalog
 import StageTesting
 import Testing
@@ -76,5 +77,42 @@ struct ObserveTests {
         2,
         "expected one new value for the whole page (one transaction, published after it commits), got list sizes \(seen)"
       ))
+  }
+
+  /// A list that rolls back must never reach an observer: `commit(_:)` publishes after the COMMIT succeeds.
+  @Test func aCommitThatFailsPublishesNothing() async throws {
+    guard await requireTask1(for: 2) else { return }
+    let harness = try Harness()
+    guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil,
+      let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
+    else { return }
+    var values = stream.makeAsyncIterator()
+    _ = await values.next()
+    let outcome = await Result { try await harness.store.renameProduct1FailingAtCommit() }
+    await harness.store.changes.finish()
+    var seen: [String] = []
+    while let value = await values.next() { seen.append(value.first { $0.id == 1 }?.title ?? "no product 1") }
+    let stored = try await harness.store.product(id: 1)?.title
+    #expect(
+      outcome.failure != nil && seen.isEmpty && stored != "Rolled back",
+      guide.task(
+        2,
+        "expected a transaction whose COMMIT fails to publish nothing (publish after database.transaction returns, never inside it), got product 1 titled \(seen) for observers and \(stored ?? "none") stored",
+        blaming: outcome))
+  }
+}
+
+extension OfflineProductStore {
+  /// Renames product 1 in `commit(_:)`; the COMMIT then fails on a deferred foreign key, and SQLite rolls back.
+  fileprivate func renameProduct1FailingAtCommit() throws {
+    try database.execute("PRAGMA foreign_keys = ON")
+    defer { try? database.execute("PRAGMA foreign_keys = OFF") }
+    try database.execute("CREATE TEMP TABLE parent (id INTEGER PRIMARY KEY)")
+    try database.execute(
+      "CREATE TEMP TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
+    try commit {
+      try database.execute("UPDATE products SET title = 'Rolled back' WHERE id = 1")
+      try database.execute("INSERT INTO child VALUES (42)")
+    }
   }
 }

@@ -28,7 +28,7 @@ struct StatusTests {
       Issue.record(
         guide.task(
           7,
-          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (run(connectivity:) gave \(outcome))",
+          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))",
           blaming: outcome))
       return
     }
@@ -73,7 +73,7 @@ struct StatusTests {
         7,
         ended
           ? "expected run(connectivity:) to return without an error when connectivity finishes, got \(outcome)"
-          : "run must finish its status stream when connectivity ends; it returned (\(outcome)) and the stream stayed open",
+          : "run must finish its status stream when connectivity ends; it \(ran(outcome)) and the stream stayed open",
         blaming: outcome))
   }
 
@@ -104,9 +104,14 @@ struct StatusTests {
       ended,
       guide.task(
         7,
-        "run must finish its status stream when connectivity ends; it returned (\(outcome)) and the stream stayed open",
+        "run must finish its status stream when connectivity ends; it \(ran(outcome)) and the stream stayed open",
         blaming: outcome))
   }
+}
+
+/// What `run(connectivity:)` did, for messages: "returned" or "threw …".
+func ran(_ outcome: Result<Void, any Error>) -> String {
+  outcome.failure.map { "threw \($0)" } ?? "returned"
 }
 
 /// Statuses as the doc writes them: `idle, offline, syncing(pending: 2)`, never `Optional(Lesson07.SyncStatus.idle)`.
