@@ -75,7 +75,7 @@ struct OfflineFirstProductRepository: Sendable {
   private func storing<Value>(_ operation: () async throws -> Value) async throws -> Value {
     do {
       return try await operation()
-    } catch where error is SQLiteError || error is LocalDataSourceError {
+    } catch  where error is SQLiteError || error is LocalDataSourceError {
       throw try CatalogErrorMapper.catalogError(from: error, now: now())
     }
   }
