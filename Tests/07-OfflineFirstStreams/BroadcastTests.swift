@@ -21,7 +21,8 @@ struct BroadcastTests {
     #expect(
       first == 1 && second == 2,
       guide.task(
-        1, "expected the current value 1 first, then 2, got \(String(describing: first)), \(String(describing: second))"
+        1,
+        "expected the current value 1 first, then 2, got \(first.map(String.init) ?? "the end"), \(second.map(String.init) ?? "the end")"
       ))
   }
 

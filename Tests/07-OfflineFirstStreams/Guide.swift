@@ -149,8 +149,8 @@ final class StreamReader<Value: Sendable>: Sendable {
   func cancel() { reader.cancel() }
 }
 
-/// `nil` when a broadcast hands a new subscriber its current value and
-/// `finish()` ends the subscriber's stream; otherwise what went wrong. Every
+/// `nil` when a broadcast hands a new subscriber its current value, then a
+/// published one, and `finish()` ends the subscriber's stream; otherwise what went wrong. Every
 /// test that reads a stream relies on both, and would wait without them.
 func broadcastBasicsProblem() async -> String? {
   let broadcast = ProductBroadcast<Int>(7)
@@ -162,6 +162,11 @@ func broadcastBasicsProblem() async -> String? {
     let got = first.map { "\($0)" } ?? (reader.ended ? "a finished stream" : "nothing")
     return "a new subscriber of a broadcast holding 7 must get 7 first; it got \(got)"
   }
+  broadcast.publish(8)
+  if !(await reader.waitFor(count: 2)) || reader.values != [7, 8] {
+    return
+      "publish(_:) must reach every subscriber; after publish(8) a subscriber of a broadcast holding 7 got \(reader.values)"
+  }
   broadcast.finish()
   if !(await reader.waitForEnd()) {
     return "finish() must end every stream; a subscriber's stream was still open after finish()"
@@ -170,8 +175,8 @@ func broadcastBasicsProblem() async -> String? {
 }
 
 /// Records an issue naming Task 1 and returns `false` while a broadcast does not
-/// yet hand a subscriber its current value or `finish()` does not end its streams:
-/// later tasks' streams rely on both.
+/// yet hand a subscriber its current value and a published one, or `finish()`
+/// does not end its streams: later tasks' streams rely on all three.
 func requireTask1(for number: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
   guard let problem = await broadcastBasicsProblem() else { return true }
   Issue.record(
