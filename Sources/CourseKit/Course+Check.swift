@@ -87,8 +87,12 @@ extension Course {
       + "a bare `swift test` would wait forever."
     let tests = report.unfinished.map(\.test)
     guard !tests.isEmpty else {
-      return style.bold("Next:") + " the suite hung before any test started: the machine may be too busy to "
-        + "launch it in time, or a suite's setup waits forever.\n" + rerun
+      // swift-testing buffers its event stream, so a test that hangs early may leave it
+      // empty: the test is then unknown here, but a terminal shows it live.
+      return style.bold("Next:") + " the suite hung before the test runner reported a test (it writes its "
+        + "report in chunks, so a test that hangs early goes unnamed). Run `swift test --filter "
+        + "\(stage.lessonModule)` in a terminal: the last \"Test … started.\" line without a result names "
+        + "the test that hangs, and Ctrl-C stops it. Then find the await in it that never returns."
     }
     let awaiting = "find the await that never returns in \(SuiteResult.list(tests))"
     let clue =
