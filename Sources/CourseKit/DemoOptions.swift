@@ -45,7 +45,7 @@ public struct DemoOptions: Sendable, Equatable {
       5. refresh: the catalog sends the edited product back
     By default it starts its own `course serve` on a free port of 127.0.0.1
     and takes that server offline for real (connections refused). It needs no
-    terminal and asks nothing: it runs to the end in a few seconds and exits 0,
+    terminal and asks nothing: it runs to the end in under a second and exits 0,
     or 1 naming the step that went wrong. Colour only on a terminal, never with
     NO_COLOR. Ctrl-C stops it.
 
