@@ -37,29 +37,6 @@ final class GatedOperation: Sendable {
   }
 }
 
-/// How many turns the tests give code that needs nothing more from them, such
-/// as a cancelled caller leaving while the shared run is held, before they call it
-/// stuck. One turn is one `Task.yield()`.
-///
-/// Code that works needs a handful of turns; code that waits for the held run
-/// waits forever. The bound only ends a wait that would never end: about 0.05 s
-/// on a 2-core machine, instead of the suite's time limit of a minute. No test
-/// passes because of it.
-let patienceTurns = 10_000
-
-/// Returns after `patienceTurns` yields, or as soon as the calling task is cancelled.
-@Sendable func runOutOfPatience() async {
-  for _ in 0..<patienceTurns {
-    if Task.isCancelled { return }
-    await Task.yield()
-  }
-}
-
-/// Returns `true` when `task` finishes within `patienceTurns` turns, needing nothing more from the test.
-func finishesOnItsOwn<Success: Sendable, Failure: Error>(_ task: Task<Success, Failure>) async -> Bool {
-  !(await waitFor(runOutOfPatience, unlessFinished: task))
-}
-
 /// Callers that `startCallers` or `startReaders` started, and whether they all joined one run.
 struct Started<Success: Sendable> {
   var callers: [Task<Success, any Error>]

@@ -1,3 +1,4 @@
+import CourseClock
 import StageTesting
 import Testing
 
@@ -83,7 +84,7 @@ struct BroadcastTests {
     let kept = broadcast.subscribe()
     let before = broadcast.subscriberCount
     for value in 1...3 { broadcast.publish(value) }
-    guard await finishesOnItsOwn(reader) else {
+    guard await finishesOnItsOwn(reader, cancelling: true) else {
       Issue.record(
         guide.task(
           1, "expected a subscriber to get 1 and 2 after publish(1...3) and leave its loop; it was still waiting"))
@@ -118,7 +119,7 @@ struct BroadcastTests {
     for await _ in started.stream { break }
     let during = broadcast.subscriberCount
     reader.cancel()
-    guard await finishesOnItsOwn(reader) else {
+    guard await finishesOnItsOwn(reader, cancelling: true) else {
       Issue.record(guide.task(1, "expected a cancelled subscriber's next() to return nil; it was still waiting"))
       broadcast.finish()
       return

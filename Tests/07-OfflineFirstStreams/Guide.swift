@@ -70,26 +70,6 @@ func attempt<Value>(
   }
 }
 
-/// How many times a test yields before it stops waiting for something that
-/// needs no clock and no I/O (a value already published, a task with nothing
-/// left to wait for). Never a duration: the tests do not wait on real time.
-let patienceTurns = 10_000
-
-/// Returns after `patienceTurns` yields, or as soon as the calling task is cancelled.
-@Sendable func runOutOfPatience() async {
-  for _ in 0..<patienceTurns {
-    if Task.isCancelled { return }
-    await Task.yield()
-  }
-}
-
-/// Returns `true` when `task` finishes within `patienceTurns` turns; cancels it otherwise.
-func finishesOnItsOwn<Success: Sendable, Failure: Error>(_ task: Task<Success, Failure>) async -> Bool {
-  let finished = !(await waitFor(runOutOfPatience, unlessFinished: task))
-  if !finished { task.cancel() }
-  return finished
-}
-
 /// Reads a stream in a task of its own, so a test waits for a value with
 /// patience and never forever. Cancelling it (or letting it go) ends the read.
 final class StreamReader<Value: Sendable>: Sendable {

@@ -1,0 +1,28 @@
+/// How many times a test yields before it stops waiting for something that
+/// needs no clock and no I/O: a value already published, a cancelled caller
+/// leaving, a task with nothing left to wait for.
+///
+/// Never a duration: tests do not wait on real time. Code that works needs a
+/// handful of turns; code that waits forever is given up on after these, about
+/// 0.05 s on a 2-core machine, instead of a suite's one-minute time limit. No
+/// test passes because of the bound; it only ends a wait that would never end.
+public let patienceTurns = 10_000
+
+/// Returns after `patienceTurns` yields, or as soon as the calling task is cancelled.
+@Sendable public func runOutOfPatience() async {
+  for _ in 0..<patienceTurns {
+    if Task.isCancelled { return }
+    await Task.yield()
+  }
+}
+
+/// Whether `task` finishes within `patienceTurns` turns, needing nothing more from the test.
+///
+/// - Parameter cancelling: Cancel `task` when it does not finish, so nothing is left waiting.
+public func finishesOnItsOwn<Success: Sendable, Failure: Error>(
+  _ task: Task<Success, Failure>, cancelling: Bool = false
+) async -> Bool {
+  let finished = !(await waitFor(runOutOfPatience, unlessFinished: task))
+  if !finished && cancelling { task.cancel() }
+  return finished
+}
