@@ -25,13 +25,16 @@ public enum JSONValue: Sendable, Hashable {
 
   /// Converts what `JSONSerialization` returns, which holds nothing else.
   private init(parsed: Any) {
+    // Containers are tried first: on Linux, casting a dictionary to `String` or
+    // `NSNumber` first bridges it to an NSDictionary, which made this tree walk
+    // the largest cost of starting a test process.
     switch parsed {
+    case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init(parsed:)))
+    case let array as [Any]: self = .array(array.map(JSONValue.init(parsed:)))
     case let text as String: self = .string(text)
     case let number as NSNumber:
       // Both Foundations return booleans as the one NSNumber subclass `NSNumber(value: true)` has.
       self = type(of: number) == Self.booleanClass ? .bool(number.boolValue) : .number(number.doubleValue)
-    case let array as [Any]: self = .array(array.map(JSONValue.init(parsed:)))
-    case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init(parsed:)))
     default: self = .null
     }
   }
