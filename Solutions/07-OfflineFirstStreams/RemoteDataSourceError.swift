@@ -1,6 +1,7 @@
 /// What can go wrong while talking to the Catalog API, in the data layer's words.
 ///
-/// Callers above the data layer see these, never a `URLError` or a `DecodingError`.
+/// These stay inside the data layer: `CatalogErrorMapper` turns each into a
+/// `CatalogError` at the boundary, so nothing above it sees one.
 enum RemoteDataSourceError: Error, Sendable, Equatable {
   /// The request could not be built from the endpoint.
   case invalidRequest(String)
