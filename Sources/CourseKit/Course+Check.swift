@@ -47,7 +47,8 @@ extension Course {
   }
 
   /// What to do next about a stage that `report` shows: its first task, where to read, what helps.
-  func nextStep(_ report: StageReport) -> String {
+  /// `watching` leaves out the advice to run `course watch`, which is already running.
+  func nextStep(_ report: StageReport, watching: Bool = false) -> String {
     let stage = report.stage
     if report.result.allPassed {
       let next = package.workspace.stages().first { $0 > stage }
@@ -65,9 +66,9 @@ extension Course {
       }
       return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
     }
+    let hint = "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time"
     return style.bold("Next:") + " Task \(task.number), \"\(task.title)\": read \(task.section(in: stage))\n"
-      + "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time; "
-      + "`swift run course watch \(stage.number)` reruns the tests as you save."
+      + hint + (watching ? "." : "; `swift run course watch \(stage.number)` reruns the tests as you save.")
   }
 
   /// "That was the last of the 6 stages in this package.": more may come in a later version of the course.

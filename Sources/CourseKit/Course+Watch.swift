@@ -57,7 +57,7 @@ extension Course {
       say(nextStep(report))
       return true
     }
-    say(nextStep(report))
+    say(nextStep(report, watching: true))
     say(style.dim("Watching Lessons/\(stage.folder) for changes. Ctrl-C stops."))
     return false
   }

@@ -33,6 +33,8 @@ struct WatchTests {
     #expect(pauses.withLock { $0 } == 2)
     #expect(output.contains("course watch: run 1\n"), "\(output)")
     #expect(output.contains("Task 1: Pass a"), "the first run shows the check view")
+    #expect(output.contains("`swift run course hint 01 1` gives one hint at a time."), "\(output)")
+    #expect(!output.contains("course watch 01` reruns"), "watch does not advise running watch: \(output)")
     #expect(output.contains("course watch: run 2, after a change to Lessons/01-Intro/A.swift"), "\(output)")
     #expect(output.contains("Well done: stage 01, Intro, passes every test."), "\(output)")
     #expect(output.contains("Next: stage 02, Next: read Docs/02-Next.md"), "\(output)")
