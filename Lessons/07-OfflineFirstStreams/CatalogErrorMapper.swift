@@ -192,7 +192,7 @@ enum CatalogErrorMapper {
   /// The local store's own errors, from stages 04–05: a stored row that is not a
   /// product is damaged storage; a product the store won't save is refused, as a
   /// constraint refuses a row.
-  private static func map(_ error: LocalDataSourceError) -> CatalogError {
+  static func map(_ error: LocalDataSourceError) -> CatalogError {
     switch error {
     case .corruptRow: .storage(.damaged)
     case .unsavable: .storage(.refused)

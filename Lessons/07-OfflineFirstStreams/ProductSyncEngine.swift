@@ -1,3 +1,4 @@
+import CourseSQLite
 import Foundation
 import LessonSupport
 
@@ -47,9 +48,10 @@ actor ProductSyncEngine {
 
   /// Sends every pending entry, oldest first, until none is left.
   ///
-  /// - Throws: The `CatalogError` that stopped it: a transient failure after its
-  ///   retries, or a storage failure. The entry stays first in line.
-  ///   `CancellationError` when cancelled.
+  /// - Throws: What stopped it, and the entry stays first in line: the
+  ///   `CatalogError` of a transient failure after its retries, or the store's
+  ///   own error (`SQLiteError`), which `reported(_:)` turns into a
+  ///   `CatalogError`. `CancellationError` when cancelled.
   func syncNow() async throws {
     // TODO: Task 5. While store.nextPending() finds an entry: send it, then store.complete it;
     // a refusal that retrying can't help goes to settle(_:refusedWith:).
@@ -106,7 +108,20 @@ actor ProductSyncEngine {
 
   private func follow(_ connectivity: AsyncStream<Bool>) async throws {
     // TODO: Task 7. For each value: offline publishes .offline; online publishes
-    // .syncing(pending:), runs syncNow(), then publishes .idle or .failed(lastError:).
+    // .syncing(pending:), runs syncNow(), then publishes .idle, or, when anything
+    // failed (the store too), .failed(lastError:) with what reported(_:) makes of it.
     throw NotDoneYet("Task 7", in: "Docs/07-OfflineFirstStreams.md", "follow connectivity and publish each SyncStatus")
+  }
+
+  /// What a stopped sync reports in `.failed(lastError:)`: the catalog's
+  /// `CatalogError` as it is, a store failure mapped as stage 06 maps it (a full
+  /// disk is `.storage(.full)`). Cancellation, and anything else, is thrown on.
+  private func reported(_ error: any Error) throws -> CatalogError {
+    switch error {
+    case let error as CatalogError: error
+    case let error as SQLiteError: CatalogErrorMapper.map(error)
+    case let error as LocalDataSourceError: CatalogErrorMapper.map(error)
+    default: throw error
+    }
   }
 }

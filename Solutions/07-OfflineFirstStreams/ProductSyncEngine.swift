@@ -1,3 +1,4 @@
+import CourseSQLite
 import Foundation
 
 /// Sends the outbox to the catalog, oldest change first, whenever the device is online.
@@ -46,9 +47,10 @@ actor ProductSyncEngine {
 
   /// Sends every pending entry, oldest first, until none is left.
   ///
-  /// - Throws: The `CatalogError` that stopped it: a transient failure after its
-  ///   retries, or a storage failure. The entry stays first in line.
-  ///   `CancellationError` when cancelled.
+  /// - Throws: What stopped it, and the entry stays first in line: the
+  ///   `CatalogError` of a transient failure after its retries, or the store's
+  ///   own error (`SQLiteError`), which `reported(_:)` turns into a
+  ///   `CatalogError`. `CancellationError` when cancelled.
   func syncNow() async throws {
     while let entry = try await store.nextPending() {
       do {
@@ -120,13 +122,25 @@ actor ProductSyncEngine {
         status.publish(.offline)
         continue
       }
-      status.publish(.syncing(pending: try await store.pendingCount()))
       do {
+        status.publish(.syncing(pending: try await store.pendingCount()))
         try await syncNow()
         status.publish(.idle)
-      } catch let error as CatalogError {
-        status.publish(.failed(lastError: error))
+      } catch {
+        status.publish(.failed(lastError: try reported(error)))
       }
+    }
+  }
+
+  /// What a stopped sync reports in `.failed(lastError:)`: the catalog's
+  /// `CatalogError` as it is, a store failure mapped as stage 06 maps it (a full
+  /// disk is `.storage(.full)`). Cancellation, and anything else, is thrown on.
+  private func reported(_ error: any Error) throws -> CatalogError {
+    switch error {
+    case let error as CatalogError: error
+    case let error as SQLiteError: CatalogErrorMapper.map(error)
+    case let error as LocalDataSourceError: CatalogErrorMapper.map(error)
+    default: throw error
     }
   }
 }

@@ -1,3 +1,4 @@
+import CourseSQLite
 import FakeCatalog
 import StageTesting
 import Testing
@@ -107,6 +108,58 @@ struct StatusTests {
         "run must finish its status stream when connectivity ends; it \(ran(outcome)) and the stream stayed open",
         blaming: outcome))
   }
+
+  @Test func aStoreThatFailsMidSyncSaysSoAndTheNextSyncFinishes() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    let statuses = StreamReader(await harness.engine.statuses())
+    defer { statuses.cancel() }
+    let connectivity = AsyncStream.makeStream(of: Bool.self)
+    let engine = harness.engine
+    let running = Task { try await engine.run(connectivity: connectivity.stream) }
+    defer { running.cancel() }
+    // The catalog takes the write; then the store cannot record that it did, as on a full disk.
+    try await harness.store.refuseWrites(true)
+    connectivity.continuation.yield(true)
+    let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.unavailable))]
+    guard await statuses.waitFor(count: stopped.count) else {
+      connectivity.continuation.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7,
+          "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))",
+          blaming: outcome))
+      return
+    }
+    try await harness.store.refuseWrites(false)
+    connectivity.continuation.yield(true)
+    connectivity.continuation.finish()
+    let outcome = await result(of: running)
+    _ = await statuses.waitForEnd()
+    let expected = stopped + [.syncing(pending: 1), .idle]
+    #expect(
+      statuses.values == expected && outcome.failure == nil,
+      guide.task(
+        7,
+        "expected \(describe(expected)): after a failed sync the engine keeps following connectivity, and the write, still first in line, goes again; got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))",
+        blaming: outcome))
+    #expect(
+      harness.writes == ["POST /products/add", "POST /products/add"]
+        && Set(harness.api.requests.compactMap { $0.header("Idempotency-Key") }).count == 1,
+      guide.task(
+        7, "expected the add sent twice with one Idempotency-Key, got \(harness.writes)", blaming: outcome))
+  }
+}
+
+extension OfflineProductStore {
+  /// Makes the database refuse every write, as a full disk would, or lets it write again.
+  func refuseWrites(_ refuse: Bool) throws {
+    try database.execute("PRAGMA query_only = \(refuse ? "ON" : "OFF")")
+  }
 }
 
 /// What `run(connectivity:)` did, for messages: "returned" or "threw …".
@@ -123,6 +176,7 @@ func describe(_ statuses: [SyncStatus]) -> String {
       case .idle: "idle"
       case .offline: "offline"
       case .syncing(let pending): "syncing(pending: \(pending))"
+      case .failed(.storage(let failure)): "failed(lastError: storage(.\(failure)))"
       case .failed(let error): "failed(lastError: \(error))"
       }
     }.joined(separator: ", ")
