@@ -27,10 +27,11 @@ struct MaxAge: Sendable, Hashable {
   /// How an entry fetched at `fetchedAt` stands at `now`.
   ///
   /// An entry fetched "in the future" (the device's clock moved back) is stale:
-  /// it may be shown, but its age can't be trusted to call it fresh.
+  /// it may be shown, but its age can't be trusted to call it fresh. Under a
+  /// zero hard age, which means "never cache", it is expired like any other.
   func freshness(fetchedAt: Date, now: Date) -> Freshness {
     let age = now.timeIntervalSince(fetchedAt)
-    if age < 0 { return .stale }
+    if age < 0 { return hard > 0 ? .stale : .expired }
     if age < soft { return .fresh }
     if age < hard { return .stale }
     return .expired

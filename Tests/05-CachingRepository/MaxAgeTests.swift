@@ -70,13 +70,18 @@ struct MaxAgeTests {
   }
 
   @Test func aZeroMaxAgeServesNothing() {
+    let never = MaxAge(soft: 0, hard: 0)
     let judged = Result {
-      try freshness(of: MaxAge(soft: 0, hard: 0), fetchedAt: Self.fetchedAt, now: Self.fetchedAt)
+      (
+        try freshness(of: never, fetchedAt: Self.fetchedAt, now: Self.fetchedAt),
+        try freshness(of: never, fetchedAt: Self.fetchedAt, now: Self.fetchedAt.addingTimeInterval(-60))
+      )
     }
     #expect(
-      (try? judged.get()) == .expired,
+      (try? judged.get()).map { [$0.0, $0.1] } == [.expired, .expired],
       guide.task(
-        1, "MaxAge(soft: 0, hard: 0) means never cache: an entry 0 s old is expired, got \(judged)",
+        1,
+        "MaxAge(soft: 0, hard: 0) means never cache: an entry 0 s old and one fetched 60 s in the future are both expired (never cache wins over the future entry's stale), got \(judged)",
         blaming: judged)
     )
   }
