@@ -1,7 +1,7 @@
 /// The app's repository, online-first: every answer comes from the remote data source.
 ///
-/// Stage 05 adds a local cache behind the same protocol; nothing that uses
-/// `ProductRepository` will change.
+/// Stage 05 replaces it with a caching repository, and `ProductRepository`
+/// gains a cache policy per call and answers that say where they came from.
 struct DefaultProductRepository: ProductRepository {
   /// How many products the list screen shows.
   static let pageSize = 30
