@@ -26,3 +26,26 @@ public func finishesOnItsOwn<Success: Sendable, Failure: Error>(
   if !finished && cancelling { task.cancel() }
   return finished
 }
+
+/// The value of `check`, or `nil` when it has not finished after `rounds` times
+/// `patienceTurns` turns, about 2 s on a 2-core machine by default: code that
+/// waits forever.
+///
+/// For a test trait's condition, which runs before any test starts: a check that
+/// never returned would hang the whole run before the test runner names a single
+/// test. Working code finishes in a few milliseconds, far inside the bound; the
+/// unfinished check is cancelled.
+public func boundedCheck<Value: Sendable>(
+  rounds: Int = 40, _ check: @escaping @Sendable () async -> Value
+) async -> Value? {
+  let task = Task { await check() }
+  let gaveUp = await waitFor(
+    {
+      for _ in 0..<rounds where !Task.isCancelled { await runOutOfPatience() }
+    }, unlessFinished: task)
+  guard !gaveUp else {
+    task.cancel()
+    return nil
+  }
+  return await task.value
+}

@@ -1,3 +1,4 @@
+import CourseClock
 import Foundation
 import StageTesting
 import Testing
@@ -68,9 +69,13 @@ extension Trait where Self == ConditionTrait {
         1,
         "skipped until products() asks the remote source for one page with limit 30, skip 0 (asksTheRemoteSourceForTheFirstPage); this test checks that request through the live wiring"
       )
-    ) { await repositoryAsksForTheFirstPage() }
+    ) { await repositoryIsDone.value }
   }
 }
+
+/// Task 1's check, run once for every test that needs it, and bounded: it runs
+/// before any test starts, where a `products()` that never returns would hang the run.
+private let repositoryIsDone = Task { await boundedCheck { await repositoryAsksForTheFirstPage() } ?? false }
 
 /// Whether `products()` asks a spy remote source for the first page, and nothing else.
 private func repositoryAsksForTheFirstPage() async -> Bool {

@@ -181,9 +181,13 @@ extension Trait where Self == ConditionTrait {
     .enabled(
       guide.task(
         3, "skipped until load() ends in .loaded with the repository's products; this test builds on that")
-    ) { await loadShowsProducts() }
+    ) { await loadIsDone.value }
   }
 }
+
+/// Task 3's check, run once for every test that needs it, and bounded: it runs
+/// before any test starts, where a `load()` that never returns would hang the run.
+private let loadIsDone = Task { await boundedCheck { await loadShowsProducts() } ?? false }
 
 /// Whether `load()` shows what a stub repository answers.
 @MainActor
