@@ -88,12 +88,12 @@ extension Course {
       + "a bare `swift test` would wait forever."
     let tests = report.unfinished.map(\.test)
     guard !tests.isEmpty else {
-      // swift-testing buffers its event stream, so a test that hangs early may leave it
-      // empty: the test is then unknown here, but a terminal shows it live.
-      return style.bold("Next:") + " the suite hung before the test runner reported a test (it writes its "
-        + "report in chunks, so a test that hangs early goes unnamed). Run `swift test --filter "
-        + "\(stage.lessonModule)` in a terminal: the last \"Test … started.\" line without a result names "
-        + "the test that hangs, and Ctrl-C stops it. Then find the await in it that never returns."
+      // No test started: the test runner was still planning the run, and a test's
+      // condition trait or arguments called code that never returned. The stages'
+      // own conditions are bounded (CourseClock.boundedCheck), so this is rare.
+      return style.bold("Next:") + " the suite hung before its first test started, while the test runner was "
+        + "deciding what to run: a test's condition or arguments called code that never returned. Find the "
+        + "await that never returns in the code of your first unfinished task.\n" + rerun
     }
     let awaiting = "find the await that never returns in \(SuiteResult.list(tests))"
     let clue =

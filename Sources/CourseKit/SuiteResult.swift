@@ -147,7 +147,7 @@ public struct SuiteResult: Sendable, Equatable {
     case .finished: nil
     case .crashed(let reason): "crashed: \(reason)"
     case .hung(let running, let limit) where running.isEmpty:
-      "hung: stopped after \(Int(limit)) s, before the test runner reported a test"
+      "hung: stopped after \(Int(limit)) s, before its first test started"
     case .hung(let running, let limit):
       "hung: \(Self.list(running)) still running when stopped after \(Int(limit)) s"
     }

@@ -167,6 +167,21 @@ struct CheckTests {
     #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang for the learner: \(output)")
   }
 
+  /// A run stopped before any test started (the event stream is empty): the
+  /// test runner was still planning, so check says so and where to look.
+  @Test func aSuiteThatHangsBeforeItsFirstTestSaysWhereToLook() throws {
+    let folder = try TemporaryWorkspace()
+    let hung = CannedRun(status: 9, console: "", events: "", timedOut: true)
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    #expect(status == 1)
+    #expect(output.contains("✘ The suite hung: stopped after 15 s, before its first test started."), "\(output)")
+    #expect(
+      output.contains(
+        "Next: the suite hung before its first test started, while the test runner was deciding what to run"),
+      "\(output)")
+    #expect(output.contains("`swift run course check 01` runs the suite again and stops it after 15 s"), "\(output)")
+  }
+
   /// The real Lesson05 run that hung: counts, the continuation line, and the
   /// `StageGuide` comment of an expectation whose value is a stub's text.
   @Test func aRealHungRunShowsHonestCountsAndTheGuidesComment() throws {
