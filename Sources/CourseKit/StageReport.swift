@@ -61,12 +61,13 @@ struct StageReport {
       }
     }
     // A test often records issues before it hangs; they say which task it belongs to.
+    // One that recorded nothing is looked up in the doc, which names each task's tests.
     unfinished = result.unfinishedTests.map { test in
       let reference = result.failures.lazy.filter { $0.test == test }.compactMap(TaskReference.find(in:)).first
       let task = reference.map { reference in
         tasks.first { $0.number == reference.task } ?? StageTask(number: reference.task, title: reference.title ?? "")
       }
-      return (test, task)
+      return (test, task ?? tasks.first { $0.names(test) })
     }
     for note in result.skips {
       if let reference = TaskReference.find(in: note) {

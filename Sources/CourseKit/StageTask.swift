@@ -7,10 +7,20 @@ public struct StageTask: Sendable, Equatable {
   /// The title after the number, such as `Map rows to products and back`.
   public var title: String
 
+  /// The tests the doc's section of this task names, such as
+  /// `showsTheFirstPageOfProducts`: how a hung test that recorded nothing finds its task.
+  public var tests: Set<String>
+
   /// Makes a task from its parts.
-  public init(number: Int, title: String) {
+  public init(number: Int, title: String, tests: Set<String> = []) {
     self.number = number
     self.title = title
+    self.tests = tests
+  }
+
+  /// Whether the doc names `test`, a name as the test runner gives it (`sendsIt()`, `rows(policy:)`).
+  public func names(_ test: String) -> Bool {
+    tests.contains(String(test.prefix { $0 != "(" }))
   }
 
   /// The heading's text, `Task 3: Map rows to products and back`.
@@ -43,16 +53,44 @@ public struct StageTask: Sendable, Equatable {
 }
 
 extension StageDoc {
-  /// The tasks: `### Task N: Title` headings in `## Tasks`, in order, outside fenced code blocks.
+  /// The tasks: `### Task N: Title` headings in `## Tasks`, in order, outside
+  /// fenced code blocks, each with the test names its section mentions.
   var tasks: [StageTask] {
     var tasks: [StageTask] = []
     var inFence = false
+    var prose: [String] = []
+    func endTask() {
+      if !tasks.isEmpty { tasks[tasks.count - 1].tests = Self.testNames(in: prose.joined(separator: "\n")) }
+      prose = []
+    }
     for line in section("Tasks") ?? [] {
-      if Self.isFence(line) { inFence.toggle() }
-      guard !inFence, line.hasPrefix("### ") else { continue }
+      if Self.isFence(line) {
+        inFence.toggle()
+        continue
+      }
+      guard !inFence else { continue }
+      guard line.hasPrefix("### ") else {
+        prose.append(line)
+        continue
+      }
+      endTask()
       if let task = StageTask(heading: line.dropFirst(4).trimmingCharacters(in: .whitespaces)) { tasks.append(task) }
     }
+    endTask()
     return tasks
+  }
+
+  /// The code spans of `text` that could name a test: a lower-case identifier,
+  /// or the last part of `SuiteName.testName`.
+  static func testNames(in text: String) -> Set<String> {
+    Set(
+      codeSpans(in: text).compactMap { span in
+        let name = span.split(separator: ".").last.map(String.init) ?? span
+        guard let first = name.first, first.isLowercase,
+          name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        return name
+      })
   }
 }
 

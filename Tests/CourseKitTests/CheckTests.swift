@@ -167,6 +167,25 @@ struct CheckTests {
     #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang for the learner: \(output)")
   }
 
+  /// A test that hangs before it records anything names no task itself: the
+  /// doc's section that names the test does.
+  @Test func aHungTestThatRecordedNothingFindsItsTaskInTheDoc() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write(
+      "Docs/01-Intro.md",
+      "# 01\n\n## Tasks\n\n### Task 1: Pass a\n\n**Tests.** `DemoTests.a`.\n\n### Task 2: Pass b\n\n**Tests.** `b` and `c`.\n")
+    let hung = CannedRun(
+      status: 9, console: "",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false), timedOut: true)
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    #expect(status == 1)
+    #expect(
+      output.contains("✘ b() never ended, in Task 2 \"Pass b\": Docs/01-Intro.md#task-2-pass-b"), "\(output)")
+    #expect(
+      output.contains("Next: find the await that never returns in b(), Task 2 \"Pass b\": read Docs/01-Intro.md"),
+      "\(output)")
+  }
+
   /// A run stopped before any test started (the event stream is empty): the
   /// test runner was still planning, so check says so and where to look.
   @Test func aSuiteThatHangsBeforeItsFirstTestSaysWhereToLook() throws {
