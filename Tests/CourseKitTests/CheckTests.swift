@@ -173,7 +173,8 @@ struct CheckTests {
     let folder = try TemporaryWorkspace()
     try folder.write(
       "Docs/01-Intro.md",
-      "# 01\n\n## Tasks\n\n### Task 1: Pass a\n\n**Tests.** `DemoTests.a`.\n\n### Task 2: Pass b\n\n**Tests.** `b` and `c`.\n")
+      "# 01\n\n## Tasks\n\n### Task 1: Pass a\n\n**Tests.** `DemoTests.a`.\n\n### Task 2: Pass b\n\n**Tests.** `b` and `c`.\n"
+    )
     let hung = CannedRun(
       status: 9, console: "",
       events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false), timedOut: true)
