@@ -60,8 +60,8 @@ enum CatalogErrorMapper {
   /// date that is not after `now` gives `nil`: no advice, so the retry policy's
   /// own backoff decides.
   static func retryAfter(_ value: String?, now: Date) -> Duration? {
-    // TODO: Task 3. Digits only: that many seconds (Int64(text) fails for a number
-    // too large). Otherwise an HTTP-date through httpDate(_:), measured from now,
+    // TODO: Task 3. Digits only, spaces around them ignored: that many seconds
+    // (Int64(text) fails for a number too large). Otherwise an HTTP-date through httpDate(_:), measured from now,
     // in whole milliseconds rounded up. Anything else, or a date not after now: nil.
     nil
   }

@@ -59,9 +59,9 @@ struct RetryPolicy: Sendable, Hashable {
     self.budget = budget
   }
 
-  /// The app's policy: 3 attempts, waits from 0–0.5 s up to 4 s each, a
-  /// `Retry-After` up to 10 s, 10 s of waiting in all. A person watching a
-  /// spinner gives up long before a minute.
+  /// The app's policy: 3 attempts, so two waits under ceilings of 0.5 s and 1 s
+  /// (the 4 s cap matters only with more attempts), a `Retry-After` up to 10 s,
+  /// 10 s of waiting in all. A person watching a spinner gives up long before a minute.
   static let standard = RetryPolicy(
     maxAttempts: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(4), maxRetryAfter: .seconds(10),
     budget: .seconds(10))

@@ -36,15 +36,28 @@ struct AppDependenciesTests {
     let configuration = try? outcome.get()
     let got =
       if let configuration {
-        "urlCache \(shown(configuration.urlCache as Any)), requestCachePolicy rawValue \(configuration.requestCachePolicy.rawValue)"
+        "urlCache \(shown(configuration.urlCache as Any)), requestCachePolicy \(Self.name(of: configuration.requestCachePolicy))"
       } else { said(outcome) }
     #expect(
       configuration != nil && configuration?.urlCache == nil
         && configuration?.requestCachePolicy == .reloadIgnoringLocalCacheData,
       guide.task(
         8,
-        "the app's session has no URLCache (nil) and ignores cached responses (.reloadIgnoringLocalCacheData, rawValue \(URLRequest.CachePolicy.reloadIgnoringLocalCacheData.rawValue)), so network-first means the network; got \(got)",
+        "the app's session has no URLCache (nil) and ignores cached responses (.reloadIgnoringLocalCacheData; Apple documents .reloadIgnoringLocalAndRemoteCacheData as unimplemented), so network-first means the network; got \(got)",
         blaming: outcome))
+  }
+
+  /// A cache policy as Swift spells it, for messages.
+  static func name(of policy: URLRequest.CachePolicy) -> String {
+    switch policy {
+    case .useProtocolCachePolicy: ".useProtocolCachePolicy"
+    case .reloadIgnoringLocalCacheData: ".reloadIgnoringLocalCacheData"
+    case .reloadIgnoringLocalAndRemoteCacheData: ".reloadIgnoringLocalAndRemoteCacheData"
+    case .returnCacheDataElseLoad: ".returnCacheDataElseLoad"
+    case .returnCacheDataDontLoad: ".returnCacheDataDontLoad"
+    case .reloadRevalidatingCacheData: ".reloadRevalidatingCacheData"
+    @unknown default: "rawValue \(policy.rawValue)"
+    }
   }
 
   @Test func theLiveWiringRetriesATransientFailure() async throws {
