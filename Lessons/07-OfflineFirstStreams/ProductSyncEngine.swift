@@ -8,7 +8,8 @@ import LessonSupport
 ///   whose answer was lost, and which is sent again, is applied once.
 /// - A transient failure is retried with stage 06's `RetryPolicy`; when the
 ///   retries run out, the sync stops and the entry stays first in line.
-/// - A write the catalog refuses for good (a 4xx) is set aside with its error,
+/// - A write the catalog refuses for good (a 4xx other than a 409 conflict, or a
+///   404 for a delete, which is done) is set aside with its error,
 ///   and the entries behind it go on.
 /// - A conflict (409) is resolved by `conflictPolicy`, and listed in `conflicts`.
 /// - Everything it knows waits in the database, so a new engine after a restart

@@ -6,6 +6,7 @@ enum SyncStatus: Sendable, Equatable {
   case syncing(pending: Int)
   /// No connection: writes wait in the outbox.
   case offline
-  /// The last sync stopped on a transient failure; the writes wait for the next one.
+  /// The last sync stopped on a failure (the catalog's after its retries, or the
+  /// store's); the writes wait for the next one.
   case failed(lastError: CatalogError)
 }

@@ -92,6 +92,15 @@ struct StageReport {
     (sections.first { !$0.failures.isEmpty } ?? sections.first)?.task
   }
 
+  /// What usually makes a suite crash with `reason`.
+  static func crashCause(_ reason: String) -> String {
+    if reason.contains("Recursive call to lock") {
+      return "A lock taken twice is the cause: code inside a Mutex's withLock called something that takes the "
+        + "same lock again, such as finishing a stream whose onTermination takes it. Do that after withLock returns."
+    }
+    return "A force unwrap, try! or fatalError is the usual cause."
+  }
+
   /// The report as lines of text.
   func lines(style: Style) -> [String] {
     var lines = [style.bold("Stage \(stage.number) · \(stage.name)") + "   Lessons/\(stage.folder)", ""]
@@ -108,7 +117,7 @@ struct StageReport {
           "  An await that never returns is the usual cause: a continuation never resumed, or a wait on a real "
             + "clock. Output: \(log)")
       } else {
-        lines.append("  A force unwrap, try! or fatalError is the usual cause. Output: \(log)")
+        lines.append("  \(Self.crashCause(result.brokenReason ?? "")) Output: \(log)")
       }
       lines.append("")
     }

@@ -155,6 +155,24 @@ struct BroadcastTests {
         "expected finish() to end the stream after [1] and a later subscriber to get nothing, got \(seen) and \(late)"))
   }
 
+  /// A screen that lets go of its store must not leave observers waiting: the
+  /// broadcast's deinit finishes them, unless `onTermination` keeps it alive.
+  @Test func aBroadcastThatGoesAwayFinishesItsStreams() async {
+    guard await requireBroadcastBasics() else { return }
+    var broadcast: ProductBroadcast<Int>? = ProductBroadcast(1)
+    let reader = StreamReader(broadcast!.subscribe())
+    defer { reader.cancel() }
+    _ = await reader.waitFor(count: 1)
+    broadcast = nil
+    let ended = await reader.waitForEnd()
+    #expect(
+      ended,
+      guide.task(
+        1,
+        "expected a broadcast nobody holds to go away and finish its subscribers' streams; the stream stayed open after \(reader.values): does onTermination capture self strongly? ([weak self] breaks the cycle)"
+      ))
+  }
+
   /// The doc promises every change to every subscriber (an unbounded buffer each).
   @Test func aHundredSubscribersGetAThousandChangesEach() async {
     guard await requireBroadcastBasics() else { return }

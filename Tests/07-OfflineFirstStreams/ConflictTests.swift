@@ -94,12 +94,43 @@ struct ConflictTests {
       local == "Mine" && server == "Mine",
       guide.task(
         6, "expected \"Mine\" on the device and in the catalog, got \(local ?? "none") and \(server ?? "none")"))
-    #expect(
-      keys.count == 2 && keys.first.map { keys.last == $0 + "-override" } == true,
-      guide.task(6, "expected the edit sent again with the key plus \"-override\", got keys \(keys)"))
+    let entryKey = harness.entryKeys.first
+    if keys.first != nil, keys.first != entryKey {
+      Issue.record(
+        guide.task(
+          5,
+          "finish this task first: the first PUT must carry its outbox entry's Idempotency-Key \(entryKey ?? "none"), got \(keys.first ?? "none")"
+        ))
+    } else {
+      #expect(
+        keys.count == 2 && keys.first.map { keys.last == $0 + "-override" } == true,
+        guide.task(6, "expected the edit sent again with the key plus \"-override\", got keys \(keys)"))
+    }
     let conflicts = await harness.engine.conflicts
     #expect(
       conflicts.map(\.winner) == [.client], guide.task(6, "expected one conflict won by the client, got \(conflicts)"))
+  }
+
+  /// Reading the catalog's copy is a request like any other: a transient failure
+  /// stops the sync with the edit still waiting (Task 5's settle); it is not a refusal.
+  @Test func aConflictWhoseCatalogCopyCannotBeReadStopsTheSync() async throws {
+    let harness = try Harness(conflictPolicy: .serverWins)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else {
+      return
+    }
+    harness.api.inject(.status(409, message: "Changed since you read it"), on: .update, times: 1)
+    harness.api.inject(.status(503, message: "Busy"), on: .product)
+    let outcome = await Result { try await harness.engine.syncNow() }
+    let outbox = try await harness.store.outbox()
+    #expect(
+      outcome.failure as? CatalogError == .server(status: 503) && outbox.map(\.state) == [.pending],
+      guide.task(
+        5,
+        "expected a conflict whose catalog copy can't be read (503 after the retries) to stop the sync with .server(status: 503) and keep the edit waiting: settle(_:refusedWith:) sets aside only what retrying can't help; got \(outcome) and outbox \(outbox.map(\.state))",
+        blaming: outcome))
   }
 
   @Test func newestUpdatedAtWinsTakesTheLaterCopy() async throws {

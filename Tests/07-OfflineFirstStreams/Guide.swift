@@ -134,18 +134,27 @@ final class StreamReader<Value: Sendable>: Sendable {
 /// test that reads a stream relies on both, and would wait without them.
 func broadcastBasicsProblem() async -> String? {
   let broadcast = ProductBroadcast<Int>(7)
-  let reader = StreamReader(broadcast.subscribe())
-  defer { reader.cancel() }
-  _ = await reader.waitFor(count: 1)
-  let first = reader.values.first
-  if first != 7 {
-    let got = first.map { "\($0)" } ?? (reader.ended ? "a finished stream" : "nothing")
-    return "a new subscriber of a broadcast holding 7 must get 7 first; it got \(got)"
-  }
+  let stream = broadcast.subscribe()
+  // Published before anyone reads: every value must wait in the stream's buffer.
   broadcast.publish(8)
-  if !(await reader.waitFor(count: 2)) || reader.values != [7, 8] {
+  broadcast.publish(9)
+  let reader = StreamReader(stream)
+  defer { reader.cancel() }
+  _ = await reader.waitFor(count: 3)
+  let values = reader.values
+  if values.isEmpty {
     return
-      "publish(_:) must reach every subscriber; after publish(8) a subscriber of a broadcast holding 7 got \(reader.values)"
+      "a new subscriber of a broadcast holding 7 must get 7 first; it got \(reader.ended ? "a finished stream" : "nothing")"
+  }
+  if values != [7, 8, 9] {
+    let hint =
+      values == [8, 9]
+      ? ": a new subscriber gets the current value first"
+      : values.count < 3
+        ? ": values published before the subscriber read them were dropped; keep them all (.unbounded, not .bufferingNewest)"
+        : ""
+    return
+      "a new subscriber of a broadcast holding 7, with 8 and 9 published before it read anything, must get [7, 8, 9]; it got \(values)\(hint)"
   }
   broadcast.finish()
   if !(await reader.waitForEnd()) {
@@ -161,6 +170,30 @@ func requireTask1(for number: Int, sourceLocation: SourceLocation = #_sourceLoca
   guard let problem = await broadcastBasicsProblem() else { return true }
   Issue.record(
     guide.task(1, "finish this task first; Task \(number)'s test observes a stream, and \(problem)"),
+    sourceLocation: sourceLocation)
+  return false
+}
+
+/// Records an issue naming Task 2 and returns `false` when `observe()` does not
+/// give the stored list at once: the tests read that first value before anything
+/// else happens, and would wait for it forever.
+func requireObserveStartsWithTheStoredList(
+  _ harness: Harness, for number: Int, sourceLocation: SourceLocation = #_sourceLocation
+) async -> Bool {
+  guard
+    let stream = await attempt(
+      2, "a stream of the stored list", for: number, { try await harness.repository.observe() })
+  else { return false }
+  let reader = StreamReader(stream)
+  defer { reader.cancel() }
+  guard !(await reader.waitFor(count: 1)) else { return true }
+  let finish =
+    number == 2 ? "" : "finish this task first; Task \(number)'s test reads the first value of observe(), and "
+  Issue.record(
+    guide.task(
+      2,
+      "\(finish)observe() must give the stored list at once, before any change: a new subscriber of changes gets nothing until the next publish, so publish products() to it first; it gave \(reader.ended ? "a finished stream" : "nothing")"
+    ),
     sourceLocation: sourceLocation)
   return false
 }
@@ -212,6 +245,18 @@ final class TemporaryDatabase: Sendable {
   deinit { SQLiteConnection.removeDatabase(atPath: path) }
 }
 
+/// Makes idempotency keys as the app does, and remembers them in order.
+final class KeyLog: Sendable {
+  private let made = Mutex<[String]>([])
+  var keys: [String] { made.withLock { $0 } }
+
+  func make() -> String {
+    let key = UUID().uuidString
+    made.withLock { $0.append(key) }
+    return key
+  }
+}
+
 /// A fake catalog, a store, the repository and the sync engine, wired as the app wires them.
 struct Harness {
   let api: FakeCatalogAPI
@@ -219,6 +264,7 @@ struct Harness {
   let store: OfflineProductStore
   let repository: OfflineFirstProductRepository
   let engine: ProductSyncEngine
+  private let keyLog = KeyLog()
 
   /// - Parameters:
   ///   - api: The catalog; a new one with `products` when `nil`.
@@ -232,7 +278,8 @@ struct Harness {
     let clock = TestClock()
     let api = api ?? FakeCatalogAPI(products: products, clock: clock)
     let remote = wrap(URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow))
-    let store = try OfflineProductStore(path: path)
+    let keyLog = keyLog
+    let store = try OfflineProductStore(path: path, makeKey: { keyLog.make() })
     self.api = api
     self.clock = clock
     self.store = store
@@ -241,6 +288,10 @@ struct Harness {
       store: store, remote: remote, retryPolicy: quickRetries, clock: clock, random: random,
       conflictPolicy: conflictPolicy)
   }
+
+  /// The idempotency keys the store gave its outbox entries, oldest first, as
+  /// the key maker handed them out.
+  var entryKeys: [String] { keyLog.keys }
 
   /// The writes that reached the catalog, as "METHOD path".
   var writes: [String] {

@@ -15,7 +15,8 @@ struct ObserveTests {
   @Test func observeGivesTheStoredListThenTheRefreshedOne() async throws {
     guard await requireTask1(for: 2) else { return }
     let harness = try Harness()
-    guard let stream = await attempt(2, "a stream of the stored list", { try await harness.repository.observe() })
+    guard await requireObserveStartsWithTheStoredList(harness, for: 2),
+      let stream = await attempt(2, "a stream of the stored list", { try await harness.repository.observe() })
     else { return }
     var values = stream.makeAsyncIterator()
     let cached = await values.next()
@@ -64,7 +65,9 @@ struct ObserveTests {
   @Test func aRefreshWritesThroughInOneTransaction() async throws {
     guard await requireTask1(for: 2) else { return }
     let harness = try Harness()
-    guard let stream = await attempt(2, "a stream", { try await harness.repository.observe() }) else { return }
+    guard await requireObserveStartsWithTheStoredList(harness, for: 2),
+      let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
+    else { return }
     var values = stream.makeAsyncIterator()
     _ = await values.next()
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }

@@ -36,7 +36,9 @@ struct OutboxTests {
     #expect(
       shown?.title == "Mascara, on sale" && shown?.updatedAt == testDate,
       guide.task(
-        4, "expected observers to see the new title at once, stamped with now, got \(String(describing: shown))"))
+        4,
+        "expected observers to see product 1 at once as \"Mascara, on sale\", updatedAt \(testDate) (now), got \(shown.map { "\"\($0.title)\", updatedAt \($0.updatedAt)" } ?? "no product 1")"
+      ))
     #expect(harness.writes.isEmpty, guide.task(4, "expected no request for a local write, got \(harness.writes)"))
   }
 
@@ -62,6 +64,34 @@ struct OutboxTests {
       stored.contains { $0.title == "Kettle" } && !stored.contains { $0.id == 2 } && stored.count == 30,
       guide.task(
         4, "expected the store to hold the kettle and not product 2 (30 products), got \(stored.count) products"))
+  }
+
+  /// Each add takes a temporary id of its own, below every id on the device, so
+  /// a second add never overwrites the first before the catalog gives real ids.
+  @Test func twoAddsAreTwoProductsUntilTheCatalogNumbersThem() async throws {
+    let harness = try Harness()
+    guard
+      await attempt(
+        4, "two adds",
+        { () async throws -> Void in
+          try await harness.repository.add(draft(title: "Kettle"))
+          try await harness.repository.add(draft(title: "Toaster"))
+        }) != nil
+    else { return }
+    let before = try await harness.store.products().map { "\($0.title) \($0.id)" }.sorted()
+    let outbox = try await harness.store.outbox()
+    let ids = try await harness.store.products().map(\.id)
+    #expect(
+      before.count == 2 && Set(ids).count == 2 && ids.allSatisfy { $0 < 0 } && outbox.map(\.kind) == [.add, .add],
+      guide.task(
+        4,
+        "expected two products with two different negative temporary ids and two add entries, got \(before) and \(outbox.map(\.kind))"
+      ))
+    guard await attempt(5, "a sync", for: 4, { try await harness.engine.syncNow() }) != nil else { return }
+    let after = try await harness.store.products().map { "\($0.title) \($0.id)" }.sorted()
+    #expect(
+      after == ["Kettle 195", "Toaster 196"],
+      guide.task(4, "expected the catalog's ids after the sync, Kettle 195 and Toaster 196, got \(after)"))
   }
 
   @Test func aFailureBetweenTheStoreAndTheOutboxLeavesNeither() async throws {

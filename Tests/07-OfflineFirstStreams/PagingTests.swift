@@ -15,7 +15,9 @@ struct PagingTests {
   @Test func eachPageStartsWhereTheStoreEnds() async throws {
     guard await requireTask1(for: 3) else { return }
     let harness = try Harness()
-    guard let stream = await attempt(2, "a stream", for: 3, { try await harness.repository.observe() }) else { return }
+    guard await requireObserveStartsWithTheStoredList(harness, for: 3),
+      let stream = await attempt(2, "a stream", for: 3, { try await harness.repository.observe() })
+    else { return }
     var values = stream.makeAsyncIterator()
     _ = await values.next()
     guard await attempt(3, "a first page", { try await harness.repository.loadNextPage() }) != nil,

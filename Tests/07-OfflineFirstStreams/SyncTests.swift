@@ -138,6 +138,23 @@ struct SyncTests {
     #expect(outbox.isEmpty, guide.task(5, "expected a delete answered 404 to count as done, got \(outbox)"))
   }
 
+  /// Only a delete answered 404 is done: the product is gone either way. An
+  /// update of a product the catalog lacks lost the user's change; keep it, set aside.
+  @Test func anUpdateTheCatalogAnswers404IsSetAside() async throws {
+    let harness = try Harness()
+    let stranger = try #require(realProducts.first).withID(4_242)
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(stranger) }) != nil,
+      await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil
+    else { return }
+    let outbox = try await harness.store.outbox()
+    #expect(
+      outbox.count == 1 && outbox.first?.state != .pending,
+      guide.task(
+        5,
+        "expected an update answered 404 to be set aside with its error, not done (only a delete of what is gone is done), got outbox \(outbox.map(\.state))"
+      ))
+  }
+
   @Test func aRestartReplaysTheOutboxOnce() async throws {
     let file = TemporaryDatabase()
     let api = FakeCatalogAPI()

@@ -117,6 +117,18 @@ struct CheckTests {
     #expect(output.contains("✘ a(): expected 1, got 0"), "\(output)")
   }
 
+  /// The crash stage 07's Common mistakes warn about: finishing a stream under
+  /// the lock its onTermination takes. The usual-cause line names it.
+  @Test func aLockTakenTwiceIsNamedAsTheCause() throws {
+    let folder = try TemporaryWorkspace()
+    let crashed = CannedRun(
+      status: 4, console: "Synchronization/LinuxImpl.swift:157: Fatal error: Recursive call to lock Mutex",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false))
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
+    #expect(output.contains("A lock taken twice is the cause"), "\(output)")
+    #expect(!output.contains("A force unwrap, try! or fatalError is the usual cause"), "\(output)")
+  }
+
   @Test func aCrashBeforeAnyTaskWasNamedSendsTheLearnerToTheBacktrace() throws {
     let folder = try TemporaryWorkspace()
     let crashed = CannedRun(
