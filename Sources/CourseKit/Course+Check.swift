@@ -95,7 +95,8 @@ extension Course {
         + "deciding what to run: a test's condition or arguments called code that never returned. Find the "
         + "await that never returns in the code of your first unfinished task.\n" + rerun
     }
-    let awaiting = "find the await that never returns in \(SuiteResult.list(tests))"
+    let awaiting =
+      "find the await that never returns in your code that \(SuiteResult.list(tests)) \(tests.count == 1 ? "calls" : "call")"
     let clue =
       report.result.clues.isEmpty ? "" : " (the log line above names the function that leaked its continuation)"
     if let task = report.unfinished.lazy.compactMap(\.task).first {

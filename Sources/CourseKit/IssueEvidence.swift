@@ -47,15 +47,18 @@ enum IssueEvidence {
   }
 
   /// Whether `said` only repeats what the line shows: it is in the line's
-  /// detail, or it is a stub's `Not done yet` for a task the line already names as unfinished.
+  /// detail, or it is a stub's `Not done yet` for a task the line already names
+  /// as unfinished. A stub under its own task's line that only says "it threw"
+  /// is shown: its text is the to-do, and the learner learns what threw.
   private static func repeats(_ said: Substring, _ reference: TaskReference) -> Bool {
     let said = oneLine(String(said))
     if said.isEmpty || reference.detail.contains(said) { return true }
     let stubs = said.matches(of: #/Not done yet: Task (\d+) in /#).compactMap { Int($0.1) }
     return !stubs.isEmpty
       && stubs.allSatisfy { task in
-        task == reference.task || reference.detail.contains("Task \(task) is not done yet")
+        reference.detail.contains("Task \(task) is not done yet")
           || reference.detail.contains("Not done yet: Task \(task) in ")
+          || (task == reference.task && reference.detail.localizedCaseInsensitiveContains("not done yet"))
       }
   }
 

@@ -114,8 +114,8 @@ struct StageReport {
       let log = SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")
       if case .hung = result.ending {
         lines.append(
-          "  An await that never returns is the usual cause: a continuation never resumed, or a wait on a real "
-            + "clock. Output: \(log)")
+          "  An await that never returns is the usual cause: a continuation never resumed, a stream never "
+            + "finished, or a wait on a real clock. Output: \(log)")
       } else {
         lines.append("  \(Self.crashCause(result.brokenReason ?? "")) Output: \(log)")
       }

@@ -159,6 +159,7 @@ public struct SuiteResult: Sendable, Equatable {
     case 0: "no test"
     case 1: names[0]
     case 2: "\(names[0]) and \(names[1])"
+    case 3: "\(names[0]), \(names[1]) and \(names[2])"
     default: "\(names[0]), \(names[1]) and \(names.count - 2) more"
     }
   }

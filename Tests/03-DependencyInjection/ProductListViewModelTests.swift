@@ -140,7 +140,10 @@ struct ProductListViewModelTests {
     let calls = await spy.productsCallCount
     #expect(
       calls == 1,
-      guide.task(5, "a load() while one is running must not fetch again: expected 1 fetch, the spy counted \(calls)"))
+      guide.task(
+        5,
+        "a load() while one is running must not fetch again (with a flag: check and set it before the first await): expected 1 fetch, the spy counted \(calls)"
+      ))
     #expect(
       viewModel.state == .loaded([.sample(id: 1)]),
       guide.task(5, "once both loads returned: \(expected(.loaded([.sample(id: 1)]), got: viewModel.state))"))

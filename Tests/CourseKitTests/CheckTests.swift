@@ -45,7 +45,7 @@ struct CheckTests {
         tests: CannedRun.tests, failing: CannedRun.tests,
         comments: Dictionary(uniqueKeysWithValues: CannedRun.tests.map { ($0, comment) })))
     let (_, output, _) = folder.run(.check(stage: "1"), answers: CannedRun.answer(lesson: lesson))
-    #expect(output.contains("✘ a(), b() and 1 more: the store must open first; it threw instead"), "\(output)")
+    #expect(output.contains("✘ a(), b() and c(): the store must open first; it threw instead"), "\(output)")
   }
 
   @Test func withoutAStageItChecksTheFirstThatIsNotSolved() throws {
@@ -173,7 +173,7 @@ struct CheckTests {
       "the hung test is not counted as passed: \(output)")
     #expect(
       output.contains(
-        "Next: find the await that never returns in a() (the log line above names the function that leaked its "
+        "Next: find the await that never returns in your code that a() calls (the log line above names the function that leaked its "
           + "continuation), Task 1 \"Pass a\": read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
     #expect(output.contains("`swift run course check 01` runs the suite again and stops it after 15 s"), "\(output)")
     #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang for the learner: \(output)")
@@ -195,7 +195,8 @@ struct CheckTests {
     #expect(
       output.contains("✘ b() never ended, in Task 2 \"Pass b\": Docs/01-Intro.md#task-2-pass-b"), "\(output)")
     #expect(
-      output.contains("Next: find the await that never returns in b(), Task 2 \"Pass b\": read Docs/01-Intro.md"),
+      output.contains(
+        "Next: find the await that never returns in your code that b() calls, Task 2 \"Pass b\": read Docs/01-Intro.md"),
       "\(output)")
   }
 
@@ -233,7 +234,7 @@ struct CheckTests {
   }
   /// The real Lesson03 run in which the repository threw: under each comment, the
   /// error swift-testing caught or `#expect(throws:)` saw, and nothing that only
-  /// repeats a stub the line already names.
+  /// repeats a stub the line already names as unfinished.
   @Test func aThrownErrorIsShownUnderItsComment() throws {
     let folder = try TemporaryWorkspace()
     let lesson = CannedRun(status: 1, events: RealStream.lesson03Threw)
@@ -251,8 +252,10 @@ struct CheckTests {
           + #"    expected error ".http(status: 404, message: Optional("Product with id \'404\' not found"))" of type "#
           + #"RemoteDataSourceError, but ".transport("x")" of type RemoteDataSourceError was thrown instead"#),
       "\(output)")
-    #expect(!output.contains("Caught error: Not done yet"), "Task 7's stub under Task 7 says nothing new: \(output)")
+    #expect(
+      output.contains("    Caught error: Not done yet: Task 7"),
+      "Task 7's stub under Task 7's line that only says it threw is the to-do: \(output)")
     #expect(!output.contains("(viewModel.state →"), "the comment already quotes Task 3's stub: \(output)")
-    #expect(output.split(separator: "\n").filter { $0.hasPrefix("    ") }.count == 3, "\(output)")
+    #expect(output.split(separator: "\n").filter { $0.hasPrefix("    ") }.count == 4, "\(output)")
   }
 }

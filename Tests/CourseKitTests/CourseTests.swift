@@ -84,7 +84,9 @@ struct CourseTests {
       output.contains("✘ broken        2/3 tests pass · hung: b() still running when stopped after 15 s"),
       "b() never ended, so it has not passed; got: \(output)")
     #expect(
-      output.contains("Next: find the await that never returns in b().\n  `swift run course check 01` runs the suite"),
+      output.contains(
+        "Next: find the await that never returns in your code that b() calls.\n  `swift run course check 01` runs the suite"
+      ),
       "got: \(output)")
     #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang: \(output)")
   }

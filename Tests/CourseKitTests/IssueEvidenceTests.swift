@@ -54,12 +54,15 @@ struct IssueEvidenceTests {
     #expect(try Self.evidence(noError) == [], "a nil error says nothing")
   }
 
-  /// Untouched lessons: a stub of the line's own task, or of a task the comment
-  /// already calls unfinished, is not repeated; a stub of another task is shown.
+  /// Untouched lessons: a stub of a task the comment already calls unfinished
+  /// is not repeated; a stub under its own task's line that only says "it threw"
+  /// is shown, since its text is the to-do; a stub of another task is shown.
   @Test func aStubTheLineAlreadyNamesIsNotRepeated() throws {
     let stub1 = "Not done yet: Task 1 in Docs/03-DependencyInjection.md: product(id:) should return remote.product(id:)"
     let sameTask = ["Caught error: \(stub1)", Self.task1 + "product(id: 9) should return product 9; it threw instead"]
-    #expect(try Self.evidence(sameTask) == [])
+    #expect(try Self.evidence(sameTask) == ["Caught error: \(stub1)"], "what threw, and what to write")
+    let saidSo = ["Caught error: \(stub1)", Self.task1 + "Task 1 is not done yet, and this check needs it. x"]
+    #expect(try Self.evidence(saidSo) == [], "the line already says Task 1 is not done")
     let stub3 =
       "Not done yet: Task 3 in Docs/02-DataSources.md: Endpoint.urlRequest(baseURL:) should build the URLRequest"
     let named = [

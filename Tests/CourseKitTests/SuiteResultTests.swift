@@ -112,7 +112,7 @@ struct SuiteResultTests {
     #expect(result.total == 3)
     #expect(
       result.brokenReason
-        == "hung: saysSoWhenOffline(), reportsAnHTTPError(status:message:) and 1 more still running when stopped after 15 s"
+        == "hung: saysSoWhenOffline(), reportsAnHTTPError(status:message:) and showsTheFirstPage() still running when stopped after 15 s"
     )
   }
 
