@@ -16,6 +16,12 @@ extension Course {
         return 0
       }
       stage = found
+      // A hanging suite needs no hint about a task: it needs the await that never returns.
+      if requested == nil, let step = hangStep(report(found, result)) {
+        say(style.red("Stage \(found.number)'s suite hangs, so no task's hint fits yet."))
+        say(step)
+        return 1
+      }
       if let requested {
         taskNumber = requested
       } else if let task = report(found, result).firstTask {

@@ -47,8 +47,10 @@ public struct SwiftPackage: Sendable {
       if let step = Self.buildStep(line) { progress(step.done, step.total) }
     }
     guard result.status == 0, !result.timedOut else {
+      // `path:line:col: error: …` lines; the source excerpts and `- error:` markers
+      // under them (`51 |` and `   |`) make sense only together, so neither is kept.
       var errors = result.output.split(whereSeparator: \.isNewline).map(String.init)
-        .filter { $0.contains("error:") }
+        .filter { $0.contains("error:") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("|") }
       errors = errors.reduce(into: []) { unique, line in
         if !unique.contains(line) { unique.append(line) }
       }
@@ -75,7 +77,16 @@ public struct SwiftPackage: Sendable {
       ],
       in: workspace.root, timeout: suiteTimeout
     ) { _ in }
-    try? Data(result.output.utf8).write(to: logs.appendingPathComponent("\(testModule).log"))
+    var log = result.output
+    if result.timedOut, !log.split(whereSeparator: \.isNewline).contains(where: { Self.buildStep(String($0)) == nil }) {
+      // What a learner finds when the report sends them here after a hang.
+      log +=
+        "\n(course) swift test passed on none of the test run's output before it was stopped after "
+        + "\(Int(suiteTimeout)) s. The tests that never ended are named in course's report. On Linux, the test "
+        + "binary run in a terminal shows the runtime's own warnings as they happen: "
+        + ".build/debug/*PackageTests.xctest --testing-library swift-testing --filter \(testModule)\n"
+    }
+    try? Data(log.utf8).write(to: logs.appendingPathComponent("\(testModule).log"))
     let stream = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
     return SuiteResult(
       eventStream: stream, console: result.output, stoppedAfter: result.timedOut ? suiteTimeout : nil)

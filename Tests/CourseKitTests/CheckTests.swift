@@ -200,6 +200,19 @@ struct CheckTests {
       "\(output)")
   }
 
+  /// swift test passes on nothing of a run it had to stop: the log the report
+  /// points to says so, and how to see the runtime's warnings, instead of being empty.
+  @Test func theLogOfAHungRunSaysWhyItIsEmpty() throws {
+    let folder = try TemporaryWorkspace()
+    let hung = CannedRun(
+      status: 9, console: "[0/1] Planning build",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["a()"], ended: false), timedOut: true)
+    _ = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    let log = try folder.read(".build/course/Lesson01Tests.log")
+    #expect(log.contains("(course) swift test passed on none of the test run's output"), "\(log)")
+    #expect(log.contains("--testing-library swift-testing --filter Lesson01Tests"), "\(log)")
+  }
+
   /// A run stopped before any test started (the event stream is empty): the
   /// test runner was still planning, so check says so and where to look.
   @Test func aSuiteThatHangsBeforeItsFirstTestSaysWhereToLook() throws {

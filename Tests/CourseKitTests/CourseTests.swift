@@ -28,11 +28,17 @@ struct CourseTests {
 
   @Test func aBuildFailureShowsTheCompilerErrors() throws {
     let folder = try TemporaryWorkspace()
-    let (status, output, _) = folder.run(.status) { _ in
-      CannedRun(status: 1, console: "Lessons/01-Intro/A.swift:3:1: error: cannot find 'x' in scope")
-    }
+    // Swift 6's diagnostics quote the source under the error line, with a marker that repeats it.
+    let console = """
+      Lessons/01-Intro/A.swift:3:1: error: cannot find 'x' in scope
+      2 |
+      3 | let y = x
+        |         `- error: cannot find 'x' in scope
+      """
+    let (status, output, _) = folder.run(.status) { _ in CannedRun(status: 1, console: console) }
     #expect(status == 1)
-    #expect(output.contains("error: cannot find 'x' in scope"))
+    #expect(output.contains("A.swift:3:1: error: cannot find 'x' in scope"), "\(output)")
+    #expect(!output.contains("`- error:"), "a marker without its source line says nothing: \(output)")
     #expect(output.contains("does not build yet"))
   }
 

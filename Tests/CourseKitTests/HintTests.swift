@@ -30,6 +30,20 @@ struct HintTests {
     #expect(third.output.contains("`swift run course diff 01`"))
   }
 
+  /// A suite that hangs gets the hang's next step, and no hint level is spent.
+  @Test func whenTheSuiteHangsItSaysSoInsteadOfAHint() throws {
+    let folder = try TemporaryWorkspace()
+    let hung = CannedRun(
+      status: 9, console: "",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["a()"], ended: false), timedOut: true)
+    let (status, output, _) = folder.run(.hint(stage: "01", task: nil), answers: CannedRun.answer(lesson: hung))
+    #expect(status == 1)
+    #expect(output.contains("Stage 01's suite hangs, so no task's hint fits yet."), "\(output)")
+    #expect(output.contains("find the await that never returns in your code that a() calls"), "\(output)")
+    #expect(!output.contains("hint 1 of"), "\(output)")
+    #expect((try? folder.read(".build/course/hints.json")) == nil, "no hint level was spent")
+  }
+
   @Test func withoutATaskItHintsTheFirstFailingOne() throws {
     let folder = try TemporaryWorkspace()
     let (status, output, runner) = folder.run(
