@@ -98,6 +98,10 @@ struct StageReport {
       return "A lock taken twice is the cause: code inside a Mutex's withLock called something that takes the "
         + "same lock again, such as finishing a stream whose onTermination takes it. Do that after withLock returns."
     }
+    if reason.contains("Duplicate values for key") {
+      return "Two equal keys went into Dictionary(uniqueKeysWithValues:), which traps on them: build the "
+        + "dictionary with a loop, or Dictionary(_:uniquingKeysWith:), and say which one wins."
+    }
     return "A force unwrap, try! or fatalError is the usual cause."
   }
 

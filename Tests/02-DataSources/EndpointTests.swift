@@ -83,6 +83,19 @@ struct EndpointTests {
     )
   }
 
+  /// What most likely made `url` wrong, for the message.
+  static func why(_ url: URL?) -> String {
+    guard let url else { return "" }
+    if url.path.contains("//") {
+      return
+        ". Joining the base URL and the path as strings doubles the slash; append the path with appendingPathComponent"
+    }
+    if url.absoluteString.hasSuffix("?") {
+      return ". An empty queryItems array still adds a \"?\"; set queryItems only when there are some"
+    }
+    return ""
+  }
+
   @Test func joinsABaseURLThatEndsWithASlash() async throws {
     let slashed = URL(string: "https://catalog.example/api/")!
     let request = try await guide.attempt(3, "product(id: 1) against \(slashed) should build a URLRequest") {
@@ -92,7 +105,7 @@ struct EndpointTests {
       request.url?.absoluteString == "https://catalog.example/api/products/1",
       guide.task(
         3,
-        "product(id: 1) against \(slashed) should request https://catalog.example/api/products/1, got \(request.url?.absoluteString ?? "no URL"). Joining the base URL and the path as strings doubles the slash; append the path with appendingPathComponent"
+        "product(id: 1) against \(slashed) should request https://catalog.example/api/products/1, got \(request.url?.absoluteString ?? "no URL")\(Self.why(request.url))"
       )
     )
   }

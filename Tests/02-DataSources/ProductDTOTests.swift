@@ -112,6 +112,7 @@ struct ProductDTOTests {
     ("a stock of -1", .valid(stock: -1), "stock"),
     ("a discount of 101%", .valid(discountPercentage: 101), "discountPercentage"),
     ("a discount of -0.5%", .valid(discountPercentage: -0.5), "discountPercentage"),
+    ("a discount that is NaN", .valid(discountPercentage: .nan), "discountPercentage"),
     ("a rating of 5.5", .valid(rating: 5.5), "rating"),
     ("a rating of -1", .valid(rating: -1), "rating"),
     ("a rating that is NaN", .valid(rating: .nan), "rating"),
@@ -123,10 +124,16 @@ struct ProductDTOTests {
   @Test func refusesValuesTheDomainForbids() async {
     await guide.expectEvery(
       Self.brokenRules, task: 2,
-      "a product that breaks a rule should throw RemoteDataSourceError.invalidData naming the field"
+      "a product that breaks a rule should throw RemoteDataSourceError.invalidData naming the product and the field"
     ) { problem, dto, field in
       let outcome = Result { try dto.toDomain() }
-      guard !isInvalidData(outcome.failure, naming: field) else { return nil }
+      if isInvalidData(outcome.failure, naming: field) {
+        guard !isInvalidData(outcome.failure, naming: "product \(dto.id)") else { return nil }
+        return (
+          "\(problem) gave \(outcome.map { _ in "a Product" }.described), which names the field but not product \(dto.id) (\"product \(dto.id): \(field) …\")",
+          outcome.failure
+        )
+      }
       var happened = "\(problem) (\(field)) gave \(outcome.map { _ in "a Product" }.described)"
       if field == "updatedAt", (try? CatalogDate.parse(dto.meta.updatedAt)) != nil {
         happened += ": CatalogDate.parse (Task 1) accepted it"

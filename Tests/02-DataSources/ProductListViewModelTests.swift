@@ -25,11 +25,16 @@ struct StubProductRemoteDataSource: ProductRemoteDataSource {
 /// A remote data source that gives each call the next of its answers, a page or any error.
 final class ScriptedProductRemoteDataSource: ProductRemoteDataSource {
   private let answers: Mutex<[Result<ProductPage, any Error>]>
+  private let asked = Mutex<[String]>([])
 
   init(_ answers: [Result<ProductPage, any Error>]) { self.answers = Mutex(answers) }
 
+  /// The pages asked for, oldest first: `limit 30, skip 0`.
+  var requests: [String] { asked.withLock { $0 } }
+
   func products(limit: Int, skip: Int) async throws -> ProductPage {
-    try answers.withLock { $0.isEmpty ? .failure(RemoteDataSourceError.offline) : $0.removeFirst() }.get()
+    asked.withLock { $0.append("limit \(limit), skip \(skip)") }
+    return try answers.withLock { $0.isEmpty ? .failure(RemoteDataSourceError.offline) : $0.removeFirst() }.get()
   }
 
   func product(id: Int) async throws -> Product { throw RemoteDataSourceError.http(status: 404, message: nil) }
@@ -43,8 +48,15 @@ struct ProductListViewModelTests {
     products: [.sample(id: 1), .sample(id: 2), .sample(id: 3)], total: 3, skip: 0, limit: 3)
 
   @Test func showsWhatTheSourceReturns() async {
-    let viewModel = ProductListViewModel(remote: StubProductRemoteDataSource(page: .success(Self.threeProducts)))
+    let remote = ScriptedProductRemoteDataSource([.success(Self.threeProducts)])
+    let viewModel = ProductListViewModel(remote: remote)
     await viewModel.load()
+    #expect(
+      remote.requests == ["limit 30, skip 0"],
+      guide.task(
+        6,
+        "load() asks for the first page, 30 products skipping none: expected [limit 30, skip 0], got \(remote.requests)"
+      ))
     #expect(
       viewModel.products.map(\.id) == [1, 2, 3] && viewModel.errorMessage == nil,
       guide.task(
@@ -81,7 +93,7 @@ struct ProductListViewModelTests {
       let message = viewModel.errorMessage ?? "nil"
       guard !message.localizedCaseInsensitiveContains(expected) || viewModel.isLoading else { return nil }
       return (
-        "\(shown(error)) should mention \"\(expected)\", got \(message) with isLoading \(viewModel.isLoading)", nil
+        "\(shown(error)) should mention \"\(expected)\", got \"\(message)\"; isLoading \(viewModel.isLoading)", nil
       )
     }
   }
@@ -106,8 +118,10 @@ struct ProductListViewModelTests {
     await viewModel.load()
     let shown = (products: viewModel.products.map(\.id), errorMessage: viewModel.errorMessage)
     let expectedIDs = (try? first.get())?.products.map(\.id) ?? []
+    let expectedMessage = first.failure.map { ($0 as? RemoteDataSourceError).map(ProductListViewModel.message(for:)) }
     try #require(
-      shown.products == expectedIDs && (shown.errorMessage == nil) == (first.failure == nil),
+      shown.products == expectedIDs && (shown.errorMessage == nil) == (first.failure == nil)
+        && (expectedMessage ?? nil).map { $0 == shown.errorMessage } ?? true,
       guide.task(
         6, "the first load should end \(before), got \(shown.products) and errorMessage \(shown.errorMessage ?? "nil")"),
       sourceLocation: sourceLocation

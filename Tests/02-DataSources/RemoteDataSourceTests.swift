@@ -205,8 +205,9 @@ struct RemoteDataSourceTests {
     }
     request.cancel()
     let result = await request.result
+    let isCancellation = result.failure is CancellationError
     #expect(
-      result.failure is CancellationError,
+      isCancellation,
       guide.task(
         4,
         "a request cancelled in flight ends with URLError(.cancelled); that is no failure to show: throw CancellationError(), got \(result.described)"

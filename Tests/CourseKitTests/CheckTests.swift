@@ -126,6 +126,11 @@ struct CheckTests {
       events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false))
     let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: crashed))
     #expect(output.contains("A lock taken twice is the cause"), "\(output)")
+    let duplicate = CannedRun(
+      status: 4, console: "Swift/NativeDictionary.swift:792: Fatal error: Duplicate values for key: '1'",
+      events: EventStreamFixture.run(tests: CannedRun.tests, running: ["b()"], ended: false))
+    let (_, second, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: duplicate))
+    #expect(second.contains("Dictionary(uniqueKeysWithValues:), which traps"), "\(second)")
     #expect(!output.contains("A force unwrap, try! or fatalError is the usual cause"), "\(output)")
   }
 
