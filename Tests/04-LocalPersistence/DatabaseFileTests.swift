@@ -22,10 +22,14 @@ struct DatabaseFileTests {
     let reopened = try await guide.attempt(5, "reading them through a new data source on the same file") {
       try await openDatabase(file.path).products()
     }
+    let expected = newestFirst(five)
+    let wrong = zip(expected, reopened).first { $0 != $1 }
     #expect(
-      reopened == newestFirst(five),
+      reopened == expected,
       guide.task(
-        5, "a new data source on the same file should read the 5 saved products, got \(reopened.map(\.id))")
+        5,
+        "a new data source on the same file should read the 5 saved products newest first, ids \(expected.map(\.id)), got \(reopened.map(\.id))\(wrong.map { "; product \($0.0.id) differs: \(differences(expected: $0.0, actual: $0.1))" } ?? "")"
+      )
     )
   }
 

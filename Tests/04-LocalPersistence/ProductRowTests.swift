@@ -94,7 +94,8 @@ struct ProductRowTests {
 
   @Test func refusesAStoredPriceThatIsNotWhollyANumber() async throws {
     let row = try await guide.attempt(3, "ProductRow(product) should make a row") { try makeRow(Self.awkward) }
-    let prices = ["12abc", "12.5.6", "", "NaN", " 12", "1,5", "-3", "1e5", ".5", "5."]
+    // "12²" and full-width "１２" are numbers to Character.isNumber, not digits to a price.
+    let prices = ["12abc", "12.5.6", "", "NaN", " 12", "1,5", "-3", "1e5", ".5", "5.", "12²", "１２"]
     await guide.expectEvery(
       prices, task: 3,
       "a stored price that is not wholly a decimal number is a corrupt row: toDomain() should throw LocalDataSourceError.corruptRow, never read a prefix"

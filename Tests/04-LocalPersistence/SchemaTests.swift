@@ -117,8 +117,10 @@ struct SchemaTests {
     let database = try await database(at: 2)
     let found = try columns(of: database)
     let expected = Self.version1 + [Column(name: "brand", type: "TEXT", notNull: false, primaryKey: false)]
+    // A wrong version-1 column is Task 1's, and its own test says so: here only what migration 2 adds counts.
+    let firstColumnsRight = Array(found.prefix(Self.version1.count)) == Self.version1
     #expect(
-      found == expected,
+      found == expected || !firstColumnsRight && found.last == expected.last && found.count == expected.count,
       guide.task(
         2,
         "migration 2 should add brand TEXT, nullable, after the version-1 columns: \(columnDifferences(expected: expected, actual: found))"
