@@ -85,6 +85,23 @@ func startCallers(
   return await waitForCallers(count, in: coalescer, runs: operation.runs, named: "run", callers: callers)
 }
 
+/// Records an issue and returns `false` when the callers did not all wait for one
+/// run: then there is no shared run to cancel, and the test has nothing to check.
+func requireJoined(
+  _ started: Started<Int>, opening operation: GatedOperation, sourceLocation: SourceLocation = #_sourceLocation
+) async -> Bool {
+  guard !started.joined else { return true }
+  operation.open()
+  let first = await started.callers[0].result
+  Issue.record(
+    guide.task(
+      7,
+      "\(started.callers.count) callers should each wait in flights for one run first: \(started.seen); first result \(first)",
+      blaming: first),
+    sourceLocation: sourceLocation)
+  return false
+}
+
 /// Task 7: concurrent identical requests share one run; each caller may cancel alone.
 @Suite(.timeLimit(.minutes(1)))
 struct RequestCoalescerTests {
@@ -147,16 +164,8 @@ struct RequestCoalescerTests {
     let operation = GatedOperation()
     defer { operation.open() }  // Whatever happens, no caller is left waiting.
     let started = await startCallers(10, of: coalescer, operation: operation)
-    let (callers, joined) = (started.callers, started.joined)
-    guard joined else {
-      operation.open()
-      let first = await callers[0].result
-      Issue.record(
-        guide.task(
-          7, "10 callers should each wait in flights for one run first: \(started.seen); first result \(first)",
-          blaming: first))
-      return
-    }
+    let callers = started.callers
+    guard await requireJoined(started, opening: operation) else { return }
     callers[3].cancel()
     // The shared run is still held: the cancelled caller must leave without it.
     let leftAlone = await finishesOnItsOwn(callers[3])
@@ -185,16 +194,8 @@ struct RequestCoalescerTests {
     let operation = GatedOperation()
     defer { operation.open() }
     let started = await startCallers(5, of: coalescer, operation: operation)
-    let (callers, joined) = (started.callers, started.joined)
-    guard joined else {
-      operation.open()
-      let first = await callers[0].result
-      Issue.record(
-        guide.task(
-          7, "5 callers should each wait in flights for one run first: \(started.seen); first result \(first)",
-          blaming: first))
-      return
-    }
+    let callers = started.callers
+    guard await requireJoined(started, opening: operation) else { return }
     for caller in callers { caller.cancel() }
     let leftAlone = await finishesOnItsOwn(Task { for caller in callers { _ = await caller.result } })
     operation.open()

@@ -23,16 +23,13 @@ struct StatusTests {
     defer { running.cancel() }
     connectivity.continuation.yield(false)
     // Nothing to wait for but the engine's own turn: no clock, no network.
-    guard await statuses.waitFor(count: 2) else {
-      connectivity.continuation.finish()
-      let outcome = await result(of: running)
-      Issue.record(
-        guide.task(
-          7,
-          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))",
-          blaming: outcome))
-      return
-    }
+    guard
+      await waitForStatuses(
+        2, from: statuses, ending: connectivity.continuation, of: running,
+        problem: { outcome in
+          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))"
+        })
+    else { return }
     guard
       await attempt(
         4, "two local writes", for: 7,
@@ -126,16 +123,13 @@ struct StatusTests {
     try await harness.store.refuseWrites(true)
     connectivity.continuation.yield(true)
     let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.unavailable))]
-    guard await statuses.waitFor(count: stopped.count) else {
-      connectivity.continuation.finish()
-      let outcome = await result(of: running)
-      Issue.record(
-        guide.task(
-          7,
-          "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))",
-          blaming: outcome))
-      return
-    }
+    guard
+      await waitForStatuses(
+        stopped.count, from: statuses, ending: connectivity.continuation, of: running,
+        problem: { outcome in
+          "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        })
+    else { return }
     try await harness.store.refuseWrites(false)
     connectivity.continuation.yield(true)
     connectivity.continuation.finish()
@@ -162,6 +156,20 @@ extension OfflineProductStore {
   func refuseWrites(_ refuse: Bool) throws {
     try database.execute("PRAGMA query_only = \(refuse ? "ON" : "OFF")")
   }
+}
+
+/// Waits for `count` statuses. When they do not come, ends connectivity, records
+/// `problem` of how `run(connectivity:)` then ended, and returns `false`.
+func waitForStatuses(
+  _ count: Int, from statuses: StreamReader<SyncStatus>, ending connectivity: AsyncStream<Bool>.Continuation,
+  of running: Task<Void, any Error>, problem: (Result<Void, any Error>) -> String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async -> Bool {
+  guard !(await statuses.waitFor(count: count)) else { return true }
+  connectivity.finish()
+  let outcome = await result(of: running)
+  Issue.record(guide.task(7, problem(outcome), blaming: outcome), sourceLocation: sourceLocation)
+  return false
 }
 
 /// What `run(connectivity:)` did, for messages: "returned" or "threw …".
