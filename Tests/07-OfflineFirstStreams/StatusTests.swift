@@ -15,17 +15,14 @@ struct StatusTests {
   @Test func offlineWaitsAndOnlineSyncs() async throws {
     guard await requireTask1(for: 7) else { return }
     let harness = try Harness()
-    let statuses = StreamReader(await harness.engine.statuses())
-    defer { statuses.cancel() }
-    let connectivity = AsyncStream.makeStream(of: Bool.self)
-    let engine = harness.engine
-    let running = Task { try await engine.run(connectivity: connectivity.stream) }
-    defer { running.cancel() }
-    connectivity.continuation.yield(false)
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(false)
     // Nothing to wait for but the engine's own turn: no clock, no network.
     guard
       await waitForStatuses(
-        2, from: statuses, ending: connectivity.continuation, of: running,
+        2, from: statuses, ending: connectivity, of: running,
         problem: { outcome in
           "after \(describe(statuses.values)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))"
         })
@@ -38,12 +35,12 @@ struct StatusTests {
           try await harness.repository.delete(id: 3)
         }) != nil
     else {
-      connectivity.continuation.finish()
+      connectivity.finish()
       return
     }
     let whileOffline = harness.writes
-    connectivity.continuation.yield(true)
-    connectivity.continuation.finish()
+    connectivity.yield(true)
+    connectivity.finish()
     // run(connectivity:) returns once it has followed both values; then every status is in the buffer.
     let outcome = await result(of: running)
     let ended = await statuses.waitForEnd()
@@ -82,13 +79,11 @@ struct StatusTests {
       return
     }
     harness.api.inject(.status(503, message: "Down"))
-    let statuses = StreamReader(await harness.engine.statuses())
-    defer { statuses.cancel() }
-    let connectivity = AsyncStream.makeStream(of: Bool.self)
-    let engine = harness.engine
-    let running = Task { try await engine.run(connectivity: connectivity.stream) }
-    connectivity.continuation.yield(true)
-    connectivity.continuation.finish()
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    connectivity.finish()
     let outcome = await result(of: running)
     let ended = await statuses.waitForEnd()
     let seen = statuses.values
@@ -113,26 +108,23 @@ struct StatusTests {
     guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
       return
     }
-    let statuses = StreamReader(await harness.engine.statuses())
-    defer { statuses.cancel() }
-    let connectivity = AsyncStream.makeStream(of: Bool.self)
-    let engine = harness.engine
-    let running = Task { try await engine.run(connectivity: connectivity.stream) }
-    defer { running.cancel() }
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
     // The catalog takes the write; then the store cannot record that it did, as on a full disk.
     try await harness.store.refuseWrites(true)
-    connectivity.continuation.yield(true)
+    connectivity.yield(true)
     let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.unavailable))]
     guard
       await waitForStatuses(
-        stopped.count, from: statuses, ending: connectivity.continuation, of: running,
+        stopped.count, from: statuses, ending: connectivity, of: running,
         problem: { outcome in
           "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
     try await harness.store.refuseWrites(false)
-    connectivity.continuation.yield(true)
-    connectivity.continuation.finish()
+    connectivity.yield(true)
+    connectivity.finish()
     let outcome = await result(of: running)
     _ = await statuses.waitForEnd()
     let expected = stopped + [.syncing(pending: 1), .idle]
@@ -155,6 +147,26 @@ extension OfflineProductStore {
   /// Makes the database refuse every write, as a full disk would, or lets it write again.
   func refuseWrites(_ refuse: Bool) throws {
     try database.execute("PRAGMA query_only = \(refuse ? "ON" : "OFF")")
+  }
+}
+
+/// The engine running on a connectivity stream the test yields into, and a reader of its statuses.
+struct RunningEngine {
+  let statuses: StreamReader<SyncStatus>
+  let connectivity: AsyncStream<Bool>.Continuation
+  let running: Task<Void, any Error>
+
+  init(_ engine: ProductSyncEngine) async {
+    statuses = StreamReader(await engine.statuses())
+    let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
+    connectivity = continuation
+    running = Task { try await engine.run(connectivity: stream) }
+  }
+
+  /// Stops reading and stops the engine.
+  func stop() {
+    statuses.cancel()
+    running.cancel()
   }
 }
 
