@@ -34,7 +34,7 @@ struct OfflineFirstProductRepository: Sendable {
     // TODO: Task 2. Fetch the first page and save it through the store.
     throw NotDoneYet(
       "Task 2", in: "Docs/07-OfflineFirstStreams.md",
-      "fetch remote.products(limit: Self.pageSize, skip: 0) and store.savePage(_:) it")
+      "fetch the first page and store.savePage(_:fetchedAt:) it with the revision taken before the fetch")
   }
 
   // MARK: Task 3: page through the store

@@ -46,7 +46,27 @@ actor OfflineProductStore {
           next_skip INTEGER NOT NULL,
           total INTEGER NOT NULL
         );
-        """)
+        """),
+    // Against a real server: each edit's base version, temporary ids never
+    // handed out twice, and the revision a page is checked against.
+    SQLiteMigration(
+      version: 5,
+      sql: """
+        ALTER TABLE outbox ADD COLUMN base_version TEXT;
+        CREATE TABLE store_counters (
+          name TEXT PRIMARY KEY,
+          value INTEGER NOT NULL
+        );
+        INSERT INTO store_counters (name, value) VALUES
+          ('temporary_id', min(0,
+            coalesce((SELECT min(id) FROM products), 0),
+            coalesce((SELECT min(product_id) FROM outbox), 0))),
+          ('revision', 0);
+        CREATE TABLE product_revisions (
+          product_id INTEGER PRIMARY KEY,
+          revision INTEGER NOT NULL
+        );
+        """),
   ]
 
   /// Every product, newest `updatedAt` first, then by id: the list observers see.
@@ -70,8 +90,65 @@ actor OfflineProductStore {
   ///
   /// When `body` throws, nothing it wrote stays and observers hear nothing.
   func commit<Result>(_ body: () throws -> Result) throws -> Result {
-    // TODO: Task 2. Once the transaction commits, publish the new list to `changes`.
+    // TODO: Task 2. Once the transaction commits, publish the new list to `changes`,
+    // so that nothing throws after COMMIT.
     try database.transaction(body)
+  }
+
+  // MARK: One boundary for every write (finished)
+
+  /// The row for `product`, or the reason the store refuses it: every write
+  /// (the user's, a page's, the catalog's answer) passes here before it is stored.
+  ///
+  /// Stage 04's price check, and what else would not read back or would not
+  /// reach the catalog: a blank title, a NUL in text, a number that is not finite, a negative stock.
+  static func storableRow(_ product: Product) throws -> ProductRow {
+    func refuse(_ reason: String) -> LocalDataSourceError { .unsavable(id: product.id, reason: reason) }
+    let texts = [("title", product.title), ("description", product.description), ("category", product.category)]
+      + (product.brand.map { [("brand", $0)] } ?? [])
+    if let (field, _) = texts.first(where: { $0.1.contains("\u{0}") }) { throw refuse("\(field) holds a NUL character") }
+    guard !product.title.allSatisfy(\.isWhitespace) else { throw refuse("title is blank") }
+    guard product.rating.isFinite, product.discountPercentage.isFinite else {
+      throw refuse("rating \(product.rating) or discount \(product.discountPercentage) is not a finite number")
+    }
+    guard product.stock >= 0 else { throw refuse("stock \(product.stock) is negative") }
+    return try SQLiteProductLocalDataSource.savableRow(product)
+  }
+
+  /// Stores `product` by id, through the boundary.
+  private func upsert(_ product: Product) throws {
+    try database.prepare(SQLiteProductLocalDataSource.upsert).run(Self.storableRow(product).values)
+  }
+
+  // MARK: Revisions: what a page fetched earlier must not undo (finished)
+
+  /// The store's revision now: take it before fetching a page, and give it to `savePage(_:fetchedAt:)`.
+  func revision() throws -> Int {
+    try counter("revision")
+  }
+
+  private func counter(_ name: String) throws -> Int {
+    try database.prepare("SELECT value FROM store_counters WHERE name = ?").query([.text(name)]) {
+      Int($0.int64(at: 0))
+    }.first ?? 0
+  }
+
+  /// Notes that the device's copy of these products changed now (a user's edit, a sent entry, a conflict's outcome).
+  private func touch(_ ids: [Int]) throws {
+    try database.execute("UPDATE store_counters SET value = value + 1 WHERE name = 'revision'")
+    let revision = try counter("revision")
+    let statement = try database.prepare(
+      """
+      INSERT INTO product_revisions (product_id, revision) VALUES (?, ?)
+      ON CONFLICT(product_id) DO UPDATE SET revision = excluded.revision
+      """)
+    for id in ids { try statement.run([.integer(Int64(id)), .integer(Int64(revision))]) }
+  }
+
+  /// The next temporary id for a product added on the device: negative, and never handed out twice.
+  func nextTemporaryID() throws -> Int {
+    try database.execute("UPDATE store_counters SET value = value - 1 WHERE name = 'temporary_id'")
+    return try counter("temporary_id")
   }
 
   // MARK: Pages from the catalog (finished)
@@ -89,20 +166,39 @@ actor OfflineProductStore {
 
   /// Writes a page of the catalog through the store, in one transaction.
   ///
-  /// A product with a change waiting in the outbox keeps the user's version (or
-  /// stays deleted): the catalog's copy comes back with the next page or refresh
-  /// after the change is sent. Products are upserted by id, so a product that
-  /// moved between pages is stored once. Later pages stay: a refresh of page one
-  /// never shortens the list, and the next page starts where the longest load ended.
-  func savePage(_ page: ProductPage) throws {
+  /// The page was fetched some time ago, so it may be older than the device's copy:
+  /// - a product with a change waiting in the outbox keeps the user's version (or
+  ///   stays deleted): the catalog's copy comes back after the change is sent;
+  /// - a product the device changed after `revision` (a sent entry stored the
+  ///   catalog's answer, a conflict was settled) keeps the newer copy;
+  /// - a product new to the device with the title of an add still waiting is held
+  ///   back: it may be that add, applied by the catalog with its answer lost, and
+  ///   it arrives under one identity once the add's answer is read.
+  ///
+  /// Products are upserted by id, so a product that moved between pages is stored once.
+  /// Later pages stay: a refresh of page one never shortens the list, and the next
+  /// page starts where the longest load ended.
+  /// - Parameter revision: `revision()` as it was before the page was fetched.
+  /// - Throws: `LocalDataSourceError.unsavable` for a product the boundary refuses;
+  ///   nothing of the page is stored then.
+  func savePage(_ page: ProductPage, fetchedAt revision: Int) throws {
     try commit {
-      let upsert = try database.prepare(SQLiteProductLocalDataSource.upsert)
       let waiting = Set(
         try database.prepare("SELECT product_id FROM outbox WHERE set_aside_reason IS NULL").query {
           Int($0.int64(at: 0))
         })
-      for product in page.products where !waiting.contains(product.id) {
-        try upsert.run(ProductRow(product).values)
+      let changedSince = Set(
+        try database.prepare("SELECT product_id FROM product_revisions WHERE revision > ?").query([
+          .integer(Int64(revision))
+        ]) { Int($0.int64(at: 0)) })
+      let stored = Set(try database.prepare("SELECT id FROM products").query { Int($0.int64(at: 0)) })
+      let addsInDoubt = Set(
+        try pendingEntries().filter { $0.kind == .add }.compactMap { entry in
+          entry.body.flatMap { try? JSONDecoder().decode(WrittenTitle.self, from: $0).title }
+        })
+      for product in page.products where !waiting.contains(product.id) && !changedSince.contains(product.id) {
+        if !stored.contains(product.id) && addsInDoubt.contains(product.title) { continue }
+        try upsert(product)
       }
       try database.prepare(
         """
@@ -113,6 +209,11 @@ actor OfflineProductStore {
     }
   }
 
+  /// The title of a write's body.
+  private struct WrittenTitle: Decodable {
+    let title: String
+  }
+
   // MARK: Task 4: write locally with an outbox
 
   /// Applies the user's change to the products and adds it to the outbox, in one transaction.
@@ -121,15 +222,16 @@ actor OfflineProductStore {
   /// - Returns: The product as stored (an added one with its temporary negative id), or `nil` for a delete.
   @discardableResult
   func record(_ change: ProductChange, editedAt: Date) throws -> Product? {
-    // TODO: Task 4. In one commit { }: change the products table (an add takes the next
-    // temporary negative id), then insert the outbox row with a key from makeKey().
+    // TODO: Task 4. In one commit { }: change the products table (an add takes
+    // nextTemporaryID()), then insert the outbox row with a key from makeKey().
     throw NotDoneYet(
       "Task 4", in: "Docs/07-OfflineFirstStreams.md", "write the product change and its outbox row in one commit { }")
   }
 
   // MARK: The outbox, as the sync engine reads it (finished)
 
-  private static let outboxColumns = "sequence, idempotency_key, kind, product_id, body, edited_at, set_aside_reason"
+  private static let outboxColumns =
+    "sequence, idempotency_key, kind, product_id, body, edited_at, set_aside_reason, base_version"
 
   private static func entry(_ row: SQLiteStatement) -> OutboxEntry {
     OutboxEntry(
@@ -139,7 +241,22 @@ actor OfflineProductStore {
       productID: Int(row.int64(at: 3)),
       body: row.isNull(at: 4) ? nil : row.blob(at: 4) ?? Data(),
       editedAt: Date(timeIntervalSinceReferenceDate: row.double(at: 5)),
-      state: row.text(at: 6).map { .setAside(reason: $0) } ?? .pending)
+      state: row.text(at: 6).map { .setAside(reason: $0) } ?? .pending,
+      baseVersion: row.text(at: 7))
+  }
+
+  /// The entries waiting to be sent, oldest first.
+  private func pendingEntries() throws -> [OutboxEntry] {
+    try database.prepare(
+      "SELECT \(Self.outboxColumns) FROM outbox WHERE set_aside_reason IS NULL ORDER BY sequence"
+    ).query(row: Self.entry)
+  }
+
+  /// The device's copy of one product, or `nil`.
+  private func storedProduct(id: Int) throws -> Product? {
+    try database.prepare("SELECT \(ProductRow.columns) FROM products WHERE id = ?")
+      .query([.integer(Int64(id))]) { ProductRow(statement: $0) }
+      .first.map { try $0.toDomain() }
   }
 
   /// The first pending entry, the oldest change not yet sent, or `nil` when none waits.
@@ -161,15 +278,40 @@ actor OfflineProductStore {
     }.first ?? 0
   }
 
-  /// Removes a sent entry. An added product takes the id the catalog gave it,
-  /// and the entries after it that name its temporary id name the new one.
-  func complete(_ entry: OutboxEntry, answer: Product?) throws {
+  /// Removes a sent entry and stores what the catalog answered.
+  ///
+  /// - An added product takes the id the catalog gave it, whichever route that
+  ///   id arrived by first: a copy a page already stored under it is the same
+  ///   product, and gives way. The entries after it that name its temporary id name the new one.
+  /// - When no other change of the product waits, the catalog's copy is stored,
+  ///   so device and catalog agree; otherwise the user's later version stays.
+  /// - The waiting changes of the product that had no base version get the
+  ///   answer's (they were made on top of this one).
+  ///
+  /// A 2xx is applied whatever its body: with no readable copy the device keeps
+  /// its own, and a copy the boundary refuses is not stored.
+  func complete(_ entry: OutboxEntry, receipt: WriteReceipt) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
-      guard entry.kind == .add, let answer else { return }
-      let ids: [SQLiteValue] = [.integer(Int64(answer.id)), .integer(Int64(entry.productID))]
-      try database.prepare("UPDATE products SET id = ? WHERE id = ?").run(ids)
-      try database.prepare("UPDATE outbox SET product_id = ? WHERE product_id = ?").run(ids)
+      var id = entry.productID
+      if entry.kind == .add, let newID = receipt.id, newID != id {
+        let ids: [SQLiteValue] = [.integer(Int64(newID)), .integer(Int64(id))]
+        try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(newID))])
+        try database.prepare("UPDATE products SET id = ? WHERE id = ?").run(ids)
+        try database.prepare("UPDATE outbox SET product_id = ? WHERE product_id = ?").run(ids)
+        try touch([id])
+        id = newID
+      }
+      let later = try pendingEntries().filter { $0.productID == id }
+      if later.isEmpty, entry.kind != .delete, let copy = receipt.product?.withID(id),
+        (try? Self.storableRow(copy)) != nil
+      {
+        try upsert(copy)
+      }
+      try database.prepare(
+        "UPDATE outbox SET base_version = ? WHERE product_id = ? AND set_aside_reason IS NULL AND base_version IS NULL"
+      ).run([receipt.product.map { .text($0.version) } ?? .null, .integer(Int64(id))])
+      try touch([id])
     }
   }
 
@@ -179,16 +321,35 @@ actor OfflineProductStore {
       .run([.text(reason), .integer(Int64(entry.sequence))])
   }
 
-  /// Drops an entry and stores the catalog's copy instead of the user's: the catalog won a conflict.
+  /// Drops an entry: the catalog won a conflict. Its copy replaces the user's,
+  /// unless a later change of the product waits; that one starts from the same
+  /// stale version, so it meets the conflict too and the policy decides again.
   func acceptServerCopy(_ product: Product, for entry: OutboxEntry) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
-      try database.prepare(SQLiteProductLocalDataSource.upsert).run(ProductRow(product).values)
+      let later = try pendingEntries().filter { $0.productID == entry.productID }
+      if later.isEmpty {
+        try upsert(product)
+      } else {
+        try database.prepare(
+          "UPDATE outbox SET base_version = ? WHERE product_id = ? AND set_aside_reason IS NULL AND base_version IS NULL"
+        ).run([entry.baseVersion.map { .text($0) } ?? .null, .integer(Int64(entry.productID))])
+      }
+      try touch([entry.productID])
     }
   }
 }
 
 extension ProductChange {
+  /// The kind of outbox entry the change makes.
+  var kind: OutboxEntry.Kind {
+    switch self {
+    case .add: .add
+    case .update: .update
+    case .delete: .delete
+    }
+  }
+
   /// The id the change is about; a new product's own id, which the store replaces.
   var productID: Int {
     switch self {

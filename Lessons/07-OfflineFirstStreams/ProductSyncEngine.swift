@@ -8,10 +8,15 @@ import LessonSupport
 ///   whose answer was lost, and which is sent again, is applied once.
 /// - A transient failure is retried with stage 06's `RetryPolicy`; when the
 ///   retries run out, the sync stops and the entry stays first in line.
-/// - A write the catalog refuses for good (a 4xx other than a 409 conflict, or a
-///   404 for a delete, which is done) is set aside with its error,
-///   and the entries behind it go on.
-/// - A conflict (409) is resolved by `conflictPolicy`, and listed in `conflicts`.
+/// - Every update and delete carries the version it started from (`If-Match`);
+///   a 412 says the catalog's copy changed since, a conflict that
+///   `conflictPolicy` resolves and `conflicts` lists.
+/// - A 409 says the catalog is still answering a request with the same key (the
+///   IETF Idempotency-Key draft): the sync stops and the entry is sent again later.
+/// - A write the catalog refuses for good (another 4xx, or a 404 for a delete,
+///   which is done) is set aside with its error, and the entries behind it go on.
+/// - One sync at a time: a sync asked for while one runs joins it, and the
+///   running one looks for entries once more before it ends.
 /// - Everything it knows waits in the database, so a new engine after a restart
 ///   picks up where the last one stopped.
 actor ProductSyncEngine {
@@ -23,6 +28,10 @@ actor ProductSyncEngine {
   let status = ProductBroadcast<SyncStatus>(.idle)
   /// The conflicts met so far, oldest first.
   private(set) var conflicts: [ConflictResolution] = []
+  /// The sync that runs now, which every caller of `syncNow()` awaits.
+  private var running: Task<Void, any Error>?
+  /// Whether a caller asked for a sync while one ran.
+  private var askedAgain = false
 
   /// - Parameters:
   ///   - store: The outbox and the products.
@@ -54,6 +63,29 @@ actor ProductSyncEngine {
   ///   own error (`SQLiteError`), which `reported(_:)` turns into a
   ///   `CatalogError`. `CancellationError` when cancelled.
   func syncNow() async throws {
+    if let running {
+      askedAgain = true
+      return try await running.value
+    }
+    let sync = Task { try await self.drainAsAsked() }
+    running = sync
+    defer { running = nil }
+    try await withTaskCancellationHandler {
+      try await sync.value
+    } onCancel: {
+      sync.cancel()
+    }
+  }
+
+  /// Drains the outbox, and drains it again while callers asked for a sync during the last pass.
+  private func drainAsAsked() async throws {
+    repeat {
+      askedAgain = false
+      try await drain()
+    } while askedAgain
+  }
+
+  private func drain() async throws {
     // TODO: Task 5. While store.nextPending() finds an entry: send it, then store.complete it;
     // a refusal that retrying can't help goes to settle(_:refusedWith:).
     throw NotDoneYet(
@@ -61,37 +93,47 @@ actor ProductSyncEngine {
   }
 
   /// One entry, through stage 06's retries, with the same key on every attempt.
-  private func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+  private func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
     try await retrying.retrying(RetryRequest(method: entry.method, idempotencyKey: idempotencyKey)) {
-      try await self.remote.send(entry, idempotencyKey: idempotencyKey)
+      try await self.remote.send(entry, idempotencyKey: idempotencyKey, baseVersion: baseVersion)
     }
   }
 
   /// What happens to an entry the catalog refused: a conflict is resolved, a
   /// delete of what is already gone is done, anything else is set aside.
   private func settle(_ entry: OutboxEntry, refusedWith error: CatalogError) async throws {
-    // TODO: Task 5. A 409 goes to resolveConflict(_:); a delete answered .notFound is done;
+    // TODO: Task 5. A 412 goes to resolveConflict(_:); a delete answered .notFound is done;
     // anything else is set aside with its error.
     throw NotDoneYet(
       "Task 5", in: "Docs/07-OfflineFirstStreams.md",
-      "resolve a 409, complete a delete of what is gone, set aside the rest")
+      "resolve a 412, complete a delete of what is gone, set aside the rest")
   }
 
   // MARK: Task 6: resolve conflicts
 
   /// Reads the catalog's copy and lets `conflictPolicy` pick the copy that stands.
   ///
-  /// The client's copy is sent again with a key of its own (the entry's key and
-  /// `-override`), since the catalog answered the entry's key already.
+  /// The client's copy is sent again against the catalog's current version,
+  /// with a key of its own (the entry's key and that version), since the catalog
+  /// answered the entry's key already.
   private func resolveConflict(_ entry: OutboxEntry) async throws {
-    let server = try await retrying.retrying(.get) { try await self.remote.product(id: entry.productID) }
+    let server: Product
+    do {
+      server = try await retrying.retrying(.get) { try await self.remote.product(id: entry.productID) }
+    } catch CatalogError.notFound {
+      // The catalog deleted it: nothing to win against. A delete is done; an update is set aside.
+      guard entry.kind == .delete else { throw CatalogError.notFound }
+      try await store.complete(entry, receipt: WriteReceipt(id: entry.productID, product: nil))
+      return
+    }
     let winner = try conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
     switch winner {
     case .server:
       try await store.acceptServerCopy(server, for: entry)
     case .client:
-      let answer = try await send(entry, idempotencyKey: entry.idempotencyKey + "-override")
-      try await store.complete(entry, answer: answer)
+      let receipt = try await send(
+        entry, idempotencyKey: entry.idempotencyKey + "-over-" + server.version, baseVersion: server.version)
+      try await store.complete(entry, receipt: receipt)
     }
     conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))
   }

@@ -30,8 +30,9 @@ struct OfflineFirstProductRepository: Sendable {
   ///
   /// - Throws: `CatalogError`, or `CancellationError`.
   func refresh() async throws {
+    let revision = try await storing { try await store.revision() }
     let page = try await remote.products(limit: Self.pageSize, skip: 0)
-    try await storing { try await store.savePage(page) }
+    try await storing { try await store.savePage(page, fetchedAt: revision) }
   }
 
   // MARK: Task 3: page through the store
@@ -42,10 +43,13 @@ struct OfflineFirstProductRepository: Sendable {
   /// - Throws: `CatalogError`, or `CancellationError`.
   @discardableResult
   func loadNextPage() async throws -> Bool {
-    let (nextSkip, total) = try await storing { try await store.paging() }
+    let (nextSkip, total, revision) = try await storing { () async throws -> (Int, Int?, Int) in
+      let (nextSkip, total) = try await store.paging()
+      return (nextSkip, total, try await store.revision())
+    }
     if let total, nextSkip >= total { return false }
     let page = try await remote.products(limit: Self.pageSize, skip: nextSkip)
-    try await storing { try await store.savePage(page) }
+    try await storing { try await store.savePage(page, fetchedAt: revision) }
     return true
   }
 

@@ -36,6 +36,10 @@ struct OutboxEntry: Sendable, Hashable {
   /// When the user made the change (the injected `now`), for `ConflictPolicy.newestUpdatedAtWins`.
   var editedAt: Date
   var state: State
+  /// The catalog's version of the product the edit started from, sent as
+  /// `If-Match` so the catalog can tell that its copy changed since (412);
+  /// `nil` for an add, and while an earlier waiting edit of the product has not been sent.
+  var baseVersion: String? = nil
 
   /// The HTTP method the entry is sent with.
   var method: String {
@@ -44,6 +48,24 @@ struct OutboxEntry: Sendable, Hashable {
     case .update: "PUT"
     case .delete: "DELETE"
     }
+  }
+}
+
+/// What the catalog answered to a write it applied (a 2xx).
+struct WriteReceipt: Sendable, Hashable {
+  /// The product's id at the catalog: the id it gave an added product.
+  /// `nil` only when a 2xx answer to an add did not say it.
+  var id: Int?
+  /// The catalog's copy after the write; `nil` for a delete, or when the
+  /// answer could not be read (the write was applied all the same).
+  var product: Product?
+}
+
+extension Product {
+  /// The catalog's version of the product: its `updatedAt`, which the catalog
+  /// stamps on every write, as `ETag` and `If-Match` carry it.
+  var version: String {
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(updatedAt)
   }
 }
 

@@ -1,11 +1,17 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Stage 07: the outbox's writes, over the same request path and error mapping as the reads.
 extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
-  /// Any JSON object; a delete's answer is read only for its status.
-  private struct Ignored: Decodable {}
+  /// Any answer, read only as far as it can be: a 2xx is applied whatever its body.
+  private struct Answer: Decodable {
+    let id: Int?
+  }
 
-  func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+  func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
     let path = entry.kind == .add ? "/products/add" : "/products/\(entry.productID)"
     let method: Endpoint.Method =
       switch entry.kind {
@@ -13,14 +19,23 @@ extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
       case .update: .put
       case .delete: .delete
       }
-    let endpoint = Endpoint(
-      path: path, method: method, body: entry.body, headers: ["Idempotency-Key": idempotencyKey])
+    var headers = ["Idempotency-Key": idempotencyKey]
+    if let baseVersion { headers["If-Match"] = "\"\(baseVersion)\"" }
+    let endpoint = Endpoint(path: path, method: method, body: entry.body, headers: headers)
     return try await mappingErrors {
-      if entry.kind == .delete {
-        _ = try await send(endpoint, as: Ignored.self)
-        return nil
+      let (data, http) = try await answer(to: endpoint)
+      // An HTML page is a captive portal's, not the catalog's: the write did
+      // not arrive (sent again later with the same key). Any other 2xx did.
+      let mediaType = http.value(forHTTPHeaderField: "Content-Type")?.lowercased() ?? ""
+      if data.first == UInt8(ascii: "<") || mediaType.hasPrefix("text/html") { throw CatalogError.offline }
+      if entry.kind == .delete { return WriteReceipt(id: entry.productID, product: nil) }
+      // The catalog applied the write: a body that is not a valid product is
+      // still a receipt. Its id, if it can be read, still names an added product.
+      if let product = try? JSONDecoder.catalog().decode(ProductDTO.self, from: data).toDomain() {
+        return WriteReceipt(id: product.id, product: product)
       }
-      return try await send(endpoint, as: ProductDTO.self).toDomain()
+      let id = (try? JSONDecoder.catalog().decode(Answer.self, from: data))?.id
+      return WriteReceipt(id: entry.kind == .add ? id : entry.productID, product: nil)
     }
   }
 }

@@ -26,6 +26,17 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   ///
   /// Stage 07: not private, so URLSessionProductRemoteDataSource+Sync.swift sends writes with it.
   func send<Body: Decodable>(_ endpoint: Endpoint, as type: Body.Type) async throws -> Body {
+    let (data, http) = try await answer(to: endpoint)
+    if let failure = CatalogErrorMapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
+      throw failure
+    }
+    return try JSONDecoder.catalog().decode(Body.self, from: data)
+  }
+
+  /// Sends the endpoint's request and checks the status; the body is the caller's to read.
+  ///
+  /// Stage 07: taken out of `send(_:as:)`, so a write's 2xx counts whatever its body.
+  func answer(to endpoint: Endpoint) async throws -> (Data, HTTPURLResponse) {
     let request = try endpoint.urlRequest(baseURL: baseURL)
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
@@ -33,10 +44,7 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     if let failure = CatalogErrorMapper.map(status: http.statusCode, retryAfter: retryAfter, now: now()) {
       throw failure
     }
-    if let failure = CatalogErrorMapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
-      throw failure
-    }
-    return try JSONDecoder.catalog().decode(Body.self, from: data)
+    return (data, http)
   }
 
   /// Stage 06: runs `work` and maps whatever it throws. A task cancelled while

@@ -51,7 +51,7 @@ enum FanOutBenchmark {
       let path = temporaryPath("fanout")
       defer { SQLiteConnection.removeDatabase(atPath: path) }
       let store = try OfflineProductStore(path: path)
-      try await store.savePage(ProductPage(products: products, total: 30, skip: 0, limit: 30))
+      try await store.savePage(ProductPage(products: products, total: 30, skip: 0, limit: 30), fetchedAt: 0)
       var readers: [Task<Int, Never>] = []
       for _ in 0..<subscribers {
         let stream = try await store.observe()

@@ -90,6 +90,7 @@ extension CatalogServer {
     case .statusWithBody(let status, let text): "\(status) with the body \(text)"
     case .nonHTTPResponse: "an answer without HTTP"
     case .offline: "the connection closes without an answer"
+    case .answerLost: "the write is applied, then the connection closes without an answer"
     case .timeout: "no answer until the client gives up"
     }
   }

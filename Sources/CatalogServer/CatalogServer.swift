@@ -283,7 +283,10 @@ public final class CatalogServer: Sendable {
     let decision = responder.decide(request, adding: ambient)
     let deadline = ContinuousClock.now + decision.delay
     while ContinuousClock.now < deadline {
-      guard !isStopping else { return .cancelled }
+      guard !isStopping else {
+        responder.abandon(decision)
+        return .cancelled
+      }
       Thread.sleep(forTimeInterval: min(0.05, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000))
     }
     return responder.outcome(of: decision)

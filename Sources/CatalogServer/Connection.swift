@@ -88,7 +88,7 @@ struct Connection {
       socket.send(Array(reply.body))
       log(head.method, head.target, .notHTTP, reply.body.count, started)
       return false
-    case .offline, .cancelled:
+    case .offline, .lost, .cancelled:
       log(head.method, head.target, .closed, 0, started)
       return false
     case .timeout:

@@ -13,7 +13,7 @@ public enum ControlCommand: Sendable, Equatable {
   /// `online`: accept connections again.
   case online
   /// `status CODE [N]`, `rate-limit SECONDS [N]`, `stall [N]`, `cut [N]`,
-  /// `html [N]`, `malformed [N]`, `drop [N]`: the next N requests (all, without N) misbehave.
+  /// `html [N]`, `malformed [N]`, `drop [N]`, `lose [N]`: the next N requests (all, without N) misbehave.
   case inject(Fault, times: Int?)
   /// `clear`: no faults, no latency, fail-rate 0, online.
   case clear
@@ -71,10 +71,11 @@ public enum ControlCommand: Sendable, Equatable {
       }
       let fault = Fault.status(429, message: "Too many requests", headers: ["Retry-After": "\(seconds)"])
       return .inject(fault, times: try count(at: 1))
-    case "stall", "cut", "html", "malformed", "drop":
+    case "stall", "cut", "html", "malformed", "drop", "lose":
       try expect(0...1, "\(name) [N]")
       let faults: [String: Fault] = [
         "stall": .timeout, "cut": .truncatedBody, "html": .nonJSONBody, "malformed": .malformedBody, "drop": .offline,
+        "lose": .answerLost,
       ]
       return .inject(faults[name] ?? .timeout, times: try count(at: 0))
     case "clear", "state", "help":
@@ -98,6 +99,7 @@ public enum ControlCommand: Sendable, Equatable {
     html [N]               the next N answers are a 200 HTML page (a captive portal)
     malformed [N]          the next N answers are 200 with broken JSON
     drop [N]               the next N connections close without an answer
+    lose [N]               the next N requests are applied, then close without an answer
     clear                  no faults, no latency, fail-rate 0, online
     state                  what is in force now
     help                   this list

@@ -27,9 +27,9 @@ final class SimulatedFlightMode: ProductSyncRemoteDataSource {
     return try await wrapped.product(id: id)
   }
 
-  func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+  func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
     try check()
-    return try await wrapped.send(entry, idempotencyKey: idempotencyKey)
+    return try await wrapped.send(entry, idempotencyKey: idempotencyKey, baseVersion: baseVersion)
   }
 
   private func check() throws {

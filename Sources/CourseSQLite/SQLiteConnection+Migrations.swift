@@ -18,6 +18,8 @@ extension SQLiteConnection {
   /// - Returns: The versions this call applied, empty when the database was current.
   /// - Throws: `SQLiteError.newerSchema(version:lastKnown:)` when the file records
   ///   a version above the last migration, which means a newer app wrote it;
+  ///   `SQLiteError.damagedSchemaVersion(_:)` for a negative version, which no
+  ///   migration writes;
   ///   otherwise the first failing migration's error.
   @discardableResult
   public func migrate(_ migrations: [SQLiteMigration]) throws -> [Int] {
@@ -42,6 +44,7 @@ extension SQLiteConnection {
   /// The next version to apply, `nil` when the database is current.
   private func pendingVersion(lastKnown: Int) throws -> Int? {
     let current = try userVersion()
+    guard current >= 0 else { throw SQLiteError.damagedSchemaVersion(current) }
     guard current <= lastKnown else { throw SQLiteError.newerSchema(version: current, lastKnown: lastKnown) }
     return current < lastKnown ? current + 1 : nil
   }

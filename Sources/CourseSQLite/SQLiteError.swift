@@ -51,6 +51,18 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         + "(\(lastKnown)); it was written by a newer version of the app")
   }
 
+  /// The error `migrate(_:)` throws for a file whose `user_version` is negative:
+  /// no migration ever writes one, so the header is damaged (or the file was
+  /// written by something that is not this app).
+  ///
+  /// - Parameter version: The `user_version` the file records.
+  public static func damagedSchemaVersion(_ version: Int) -> SQLiteError {
+    SQLiteError(
+      code: .corrupt,
+      message: "the database records schema version \(version), which no migration writes; "
+        + "its header is damaged or another program wrote it")
+  }
+
   public var description: String {
     "SQLite error \(code) (\(code.rawValue), extended \(extendedCode)): \(message)"
       + (sql.map { " (SQL: \($0))" } ?? "")

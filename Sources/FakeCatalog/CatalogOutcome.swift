@@ -18,6 +18,8 @@ public enum CatalogOutcome: Sendable {
   /// No connection: `URLError(.notConnectedToInternet)` in process; on a socket,
   /// the connection closes without a byte of answer.
   case offline
+  /// The request was applied, then the connection closed before its answer.
+  case lost
   /// No answer at all: `URLError(.timedOut)` in process; on a socket, the
   /// connection stays open and silent until the client gives up.
   case timeout

@@ -18,6 +18,8 @@ public final class CatalogResponder: Sendable {
     var store: CatalogStore
     var faults: [FaultRule] = []
     var requests: [RecordedRequest] = []
+    /// The `Idempotency-Key`s of the writes decided but not yet answered.
+    var keysInFlight: Set<String> = []
 
     /// The faults that apply to one request, using up counted ones: every
     /// latency aimed at it, and the first other fault, which decides the answer.
@@ -98,6 +100,8 @@ public final class CatalogResponder: Sendable {
     /// The fault that decides the answer, if any.
     let decisive: Fault?
     let request: RecordedRequest
+    /// The key this decision holds in flight until its outcome, if any.
+    let heldKey: String?
   }
 
   /// Records the request, applies the faults aimed at it, and decides the answer.
@@ -113,6 +117,7 @@ public final class CatalogResponder: Sendable {
       do {
         try await sleep(decision.delay)
       } catch {
+        abandon(decision)
         return .cancelled
       }
     }
@@ -123,23 +128,58 @@ public final class CatalogResponder: Sendable {
   /// `delay` itself, such as a server thread that may block: records the
   /// request and uses up the faults aimed at it.
   public func decide(_ request: RecordedRequest, adding ambient: [Fault] = []) -> Decision {
-    let faults: [Fault] = state.withLock { state in
+    let key = request.method == "GET" || request.method == "HEAD" ? nil : request.header("Idempotency-Key")
+    let (faults, heldKey): ([Fault], String?) = state.withLock { state in
       if keepsRequests { state.requests.append(request) }
-      return state.takeFaults(for: request.route) + ambient
+      // The IETF Idempotency-Key draft: a request whose key is still being
+      // answered gets 409, and is neither applied nor remembered.
+      if let key, state.keysInFlight.contains(key) {
+        let busy = Fault.status(
+          409, message: "A request with Idempotency-Key '\(key)' is still being answered; try again later")
+        return ([busy], nil)
+      }
+      if let key { state.keysInFlight.insert(key) }
+      return (state.takeFaults(for: request.route) + ambient, key)
     }
     let delay = faults.reduce(Duration.zero) { total, fault in
       if case .latency(let duration) = fault { return total + duration }
       return total
     }
     let decisive = faults.first { if case .latency = $0 { false } else { true } }
-    return Decision(delay: delay, decisive: decisive, request: request)
+    return Decision(delay: delay, decisive: decisive, request: request, heldKey: heldKey)
   }
 
-  /// The second half of `respond(to:adding:)`, once `decision.delay` has passed:
-  /// the answer, reading or changing the records as the request asks.
+  /// Lets go of a decision that will never get its outcome (the connection was stopped).
+  public func abandon(_ decision: Decision) {
+    guard let key = decision.heldKey else { return }
+    _ = state.withLock { $0.keysInFlight.remove(key) }
+  }
+
   public func outcome(of decision: Decision) -> CatalogOutcome {
+    defer { abandon(decision) }
+    switch undated(decision) {
+    case .reply(var reply):
+      reply.headers["Date"] = Self.httpDate(Date())
+      return .reply(reply)
+    case let other: return other
+    }
+  }
+
+  /// An HTTP date, as the `Date` header carries it: `Tue, 01 Dec 2026 19:31:35 GMT`.
+  static func httpDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.string(from: date)
+  }
+
+  private func undated(_ decision: Decision) -> CatalogOutcome {
     let request = decision.request
     switch decision.decisive {
+    case .answerLost?:
+      _ = storeReply(to: request)
+      return .lost
     case .offline?: return .offline
     case .timeout?: return .timeout
     case .status(let status, let message, let headers)?:

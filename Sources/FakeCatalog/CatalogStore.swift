@@ -10,8 +10,20 @@ import Foundation
 /// applied and its answer kept; a repeat with the same method, path and body
 /// gets that answer again, marked `Idempotent-Replayed: true`, and changes
 /// nothing; a repeat with a different request is refused with 422.
+///
+/// It also keeps the habits of real servers that a kind fake would not:
+/// - the server stamps `meta.updatedAt` on every add and update, whatever the
+///   body says, so no device clock decides which copy is newer;
+/// - a product's answer carries an `ETag`, its `meta.updatedAt` in quotes, and a
+///   write with an `If-Match` naming another version is refused with 412;
+/// - an added product's id is the server's choice: above every id it holds, by
+///   a gap a client cannot predict (seeded, so a test run repeats).
 struct CatalogStore: Sendable {
   private(set) var products: [JSONValue]
+  /// The last `meta.updatedAt` the server stamped; each stamp is later than the last.
+  private var lastStamp = Date.distantPast
+  /// The state of the id gaps (SplitMix64).
+  private var idSeed: UInt64 = 0x5EED_CA7A_1061
 
   /// The answers to keyed writes, by key; the oldest go first past `keptKeys`.
   private var keyedReplies: [String: KeyedReply] = [:]
@@ -87,16 +99,19 @@ struct CatalogStore: Sendable {
       }
       return page(of: found, request: request)
     case .product:
-      guard let index = index(of: idText) else { return notFound(idText) }
-      return .json(products[index])
+      guard let index = index(of: idText), case .object(let fields) = products[index] else {
+        return notFound(idText)
+      }
+      return Self.versioned(.json(products[index]), fields)
     case .add:
       guard case .object(var fields) = body(of: request) else {
         return .message("Request body must be a JSON object", status: 400)
       }
-      let nextID = (products.compactMap { $0["id"]?.numberValue }.max() ?? 0) + 1
+      let nextID = (products.compactMap { $0["id"]?.numberValue }.max() ?? 0) + 1 + Double(nextGap())
       fields["id"] = .number(nextID)
+      fields["meta"] = stamped(fields["meta"])
       products.append(.object(fields))
-      return .json(.object(fields), status: 201)
+      return Self.versioned(.json(.object(fields), status: 201), fields)
     case .update:
       guard let index = index(of: idText) else { return notFound(idText) }
       guard case .object(let changes) = body(of: request),
@@ -104,17 +119,87 @@ struct CatalogStore: Sendable {
       else {
         return .message("Request body must be a JSON object", status: 400)
       }
+      if let refusal = Self.staleVersion(request, fields, idText) { return refusal }
       fields.merge(changes.filter { $0.key != "id" }) { _, new in new }
+      fields["meta"] = stamped(fields["meta"])
       products[index] = .object(fields)
-      return .json(.object(fields))
+      return Self.versioned(.json(.object(fields)), fields)
     case .delete:
       guard let index = index(of: idText), case .object(var fields) = products[index] else {
         return notFound(idText)
       }
+      if let refusal = Self.staleVersion(request, fields, idText) { return refusal }
       products.remove(at: index)
       fields["isDeleted"] = .bool(true)
       return .json(.object(fields))
     }
+  }
+
+  // MARK: Versions and ids, as a real server keeps them
+
+  /// The product's version: its `meta.updatedAt`, as the `ETag` and `If-Match` carry it.
+  static func version(of fields: [String: JSONValue]) -> String? {
+    fields["meta"]?["updatedAt"]?.stringValue
+  }
+
+  /// The reply with the product's `ETag`.
+  private static func versioned(_ reply: Reply, _ fields: [String: JSONValue]) -> Reply {
+    guard let version = version(of: fields) else { return reply }
+    var reply = reply
+    reply.headers["ETag"] = "\"\(version)\""
+    return reply
+  }
+
+  /// A 412 when the request's `If-Match` names a version other than the product's.
+  ///
+  /// Versions are compared as instants to the millisecond, so a client may send
+  /// back the date it decoded in its own ISO 8601 spelling.
+  private static func staleVersion(_ request: RecordedRequest, _ fields: [String: JSONValue], _ idText: String)
+    -> Reply?
+  {
+    guard let ifMatch = request.header("If-Match")?.trimmingCharacters(in: .whitespaces), ifMatch != "*" else {
+      return nil
+    }
+    let asked = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    let current = version(of: fields)
+    if let current, let askedDate = instant(asked), let currentDate = instant(current),
+      (askedDate * 1000).rounded() == (currentDate * 1000).rounded()
+    {
+      return nil
+    }
+    var reply = Reply.message(
+      "Product with id '\(idText)' changed since version \(asked); it is at \(current ?? "no version")", status: 412)
+    if let current { reply.headers["ETag"] = "\"\(current)\"" }
+    return reply
+  }
+
+  private static func instant(_ text: String) -> TimeInterval? {
+    let styles = [
+      Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle(includingFractionalSeconds: false),
+    ]
+    for style in styles {
+      if let date = try? style.parse(text) { return date.timeIntervalSince1970 }
+    }
+    return nil
+  }
+
+  /// `meta` with the server's `updatedAt`: now, and always later than the last stamp.
+  private mutating func stamped(_ meta: JSONValue?) -> JSONValue {
+    var fields: [String: JSONValue] = [:]
+    if case .object(let existing)? = meta { fields = existing }
+    let now = max(Date(), lastStamp.addingTimeInterval(0.001))
+    lastStamp = now
+    fields["updatedAt"] = .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(now))
+    return .object(fields)
+  }
+
+  /// The gap above the highest id for the next added product: 0 to 96, unpredictable to a client.
+  private mutating func nextGap() -> Int {
+    idSeed &+= 0x9E37_79B9_7F4A_7C15
+    var z = idSeed
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % 97)
   }
 
   private func index(of idText: String) -> Int? {

@@ -110,6 +110,7 @@ public final class FakeCatalogAPI: Sendable {
         reply.isHTTP = false
         self = .reply(reply)
       case .offline: self = .failure(URLError(.notConnectedToInternet))
+      case .lost: self = .failure(URLError(.networkConnectionLost))
       case .timeout: self = .failure(URLError(.timedOut))
       case .cancelled: self = .failure(URLError(.cancelled))
       }

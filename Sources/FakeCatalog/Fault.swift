@@ -31,6 +31,15 @@ public enum Fault: Sendable, Hashable {
   ///
   /// On a socket the connection closes without an answer.
   case offline
+  /// Applies the request (a write changes the records) and then drops the
+  /// connection before the answer leaves: the client cannot tell whether the
+  /// write happened. In process it fails with `URLError(.networkConnectionLost)`,
+  /// as Apple's URLSession reports it.
+  ///
+  /// On a socket the connection closes without an answer, after the write was
+  /// applied; swift-corelibs-foundation reports that as `URLError(.badServerResponse)`
+  /// or `URLError(.unknown)`, Apple's URLSession as `.networkConnectionLost`.
+  case answerLost
   /// Fails with `URLError(.timedOut)`.
   ///
   /// On a socket the server never answers, so the client's own timeout fires.

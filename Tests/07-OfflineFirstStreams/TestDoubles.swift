@@ -50,8 +50,8 @@ final class LosingAnswers: ProductSyncRemoteDataSource {
     try await remote.product(id: id)
   }
 
-  func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
-    let answer = try await remote.send(entry, idempotencyKey: idempotencyKey)
+  func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
+    let answer = try await remote.send(entry, idempotencyKey: idempotencyKey, baseVersion: baseVersion)
     let lose = remaining.withLock { remaining in
       defer { remaining -= 1 }
       return remaining > 0

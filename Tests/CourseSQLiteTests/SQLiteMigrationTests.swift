@@ -58,6 +58,24 @@ struct SQLiteMigrationTests {
     #expect(throws: SQLiteError.newerSchema(version: 1, lastKnown: 0)) { try db.migrate([]) }
   }
 
+  /// One damaged header byte can make `user_version` negative; every header value must be survivable.
+  @Test(arguments: [-1, -2, Int(Int32.min)])
+  func aNegativeSchemaVersionIsANamedErrorNotATrap(version: Int) throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("PRAGMA user_version = \(version)")
+    let error = try thrownSQLiteError { try db.migrate(migrations) }
+    #expect(error == .damagedSchemaVersion(version), "got \(error)")
+    #expect(error.code == .corrupt, "a damaged header reads as a corrupt file, got \(error.code)")
+    #expect(try db.userVersion() == version, "the damaged file must be left as it was")
+  }
+
+  @Test func anAbsurdSchemaVersionIsRefusedAsNewer() throws {
+    let db = try SQLiteConnection(path: ":memory:")
+    try db.execute("PRAGMA user_version = \(Int32.max)")
+    let error = try thrownSQLiteError { try db.migrate(migrations) }
+    #expect(error == .newerSchema(version: Int(Int32.max), lastKnown: 2), "got \(error)")
+  }
+
   private func temporaryPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite").path
   }

@@ -137,9 +137,9 @@ enum LatestSolution {
 
     func product(id: Int) async throws -> Product { try await remote.product(id: id) }
 
-    func send(_ entry: OutboxEntry, idempotencyKey: String) async throws -> Product? {
+    func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
       keys.withLock { $0.append(idempotencyKey) }
-      return try await remote.send(entry, idempotencyKey: idempotencyKey)
+      return try await remote.send(entry, idempotencyKey: idempotencyKey, baseVersion: baseVersion)
     }
   }
 
