@@ -237,7 +237,10 @@ actor OfflineProductStore {
         added.updatedAt = editedAt
         try upsert(added)
         (stored, kind) = (added, .add)
-      case .update(let product):
+      case .update(var product):
+        // The device shows when the user changed it; the base version above, not
+        // this date, is what the catalog checks.
+        product.updatedAt = editedAt
         try upsert(product)
         (stored, kind) = (product, .update)
       case .delete(let id):

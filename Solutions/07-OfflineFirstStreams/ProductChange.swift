@@ -64,8 +64,11 @@ struct WriteReceipt: Sendable, Hashable {
 extension Product {
   /// The catalog's version of the product: its `updatedAt`, which the catalog
   /// stamps on every write, as `ETag` and `If-Match` carry it.
+  ///
+  /// Formatting truncates to the millisecond, and `.053` read into a `Date` may
+  /// be `.05299…`: half a millisecond more gives back the digits the catalog sent.
   var version: String {
-    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(updatedAt)
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(updatedAt.addingTimeInterval(0.0005))
   }
 }
 

@@ -102,6 +102,9 @@ public final class CatalogResponder: Sendable {
     let request: RecordedRequest
     /// The key this decision holds in flight until its outcome, if any.
     let heldKey: String?
+    /// The answer, made when the request arrived: a read sees the records as they
+    /// were then, and a write is applied then, however late its answer leaves.
+    let answer: CatalogOutcome
   }
 
   /// Records the request, applies the faults aimed at it, and decides the answer.
@@ -146,7 +149,9 @@ public final class CatalogResponder: Sendable {
       return total
     }
     let decisive = faults.first { if case .latency = $0 { false } else { true } }
-    return Decision(delay: delay, decisive: decisive, request: request, heldKey: heldKey)
+    return Decision(
+      delay: delay, decisive: decisive, request: request, heldKey: heldKey,
+      answer: answer(request, decisive: decisive))
   }
 
   /// Lets go of a decision that will never get its outcome (the connection was stopped).
@@ -157,7 +162,7 @@ public final class CatalogResponder: Sendable {
 
   public func outcome(of decision: Decision) -> CatalogOutcome {
     defer { abandon(decision) }
-    switch undated(decision) {
+    switch decision.answer {
     case .reply(var reply):
       reply.headers["Date"] = Self.httpDate(Date())
       return .reply(reply)
@@ -174,9 +179,8 @@ public final class CatalogResponder: Sendable {
     return formatter.string(from: date)
   }
 
-  private func undated(_ decision: Decision) -> CatalogOutcome {
-    let request = decision.request
-    switch decision.decisive {
+  private func answer(_ request: RecordedRequest, decisive: Fault?) -> CatalogOutcome {
+    switch decisive {
     case .answerLost?:
       _ = storeReply(to: request)
       return .lost

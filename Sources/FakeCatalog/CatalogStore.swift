@@ -163,7 +163,7 @@ struct CatalogStore: Sendable {
     let asked = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
     let current = version(of: fields)
     if let current, let askedDate = instant(asked), let currentDate = instant(current),
-      (askedDate * 1000).rounded() == (currentDate * 1000).rounded()
+      abs(askedDate - currentDate) < 0.001
     {
       return nil
     }

@@ -47,22 +47,26 @@ struct ConflictTests {
         blaming: outcome))
   }
 
-  /// The store holds page one; the user edits product 1; the catalog will answer the edit with 409 once.
-  private func conflictingEdit(_ policy: ConflictPolicy, serverUpdatedAt: String? = nil) async throws -> Harness? {
+  /// Another client changes product 1 in the catalog (the catalog stamps a new
+  /// version), after the device read it.
+  private func theirEdit(_ harness: Harness) async throws {
+    var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
+    request.httpMethod = "PATCH"
+    request.httpBody = Data(#"{"title": "Theirs"}"#.utf8)
+    _ = try await harness.api.session.data(for: request)
+  }
+
+  /// The store holds page one; another client changes product 1 in the catalog;
+  /// the user edits product 1 from the version read before, so the catalog answers 412.
+  private func conflictingEdit(_ policy: ConflictPolicy) async throws -> Harness? {
     let harness = try Harness(conflictPolicy: policy)
     guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return nil }
-    if let serverUpdatedAt {
-      var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
-      request.httpMethod = "PATCH"
-      request.httpBody = Data(#"{"title": "Theirs", "meta": {"updatedAt": "\#(serverUpdatedAt)"}}"#.utf8)
-      _ = try await harness.api.session.data(for: request)
-    }
+    try await theirEdit(harness)
     var edited = try #require(realProducts.first)
     edited.title = "Mine"
     guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else {
       return nil
     }
-    harness.api.inject(.status(409, message: "Changed since you read it"), on: .update, times: 1)
     guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return nil }
     return harness
   }
@@ -78,7 +82,7 @@ struct ConflictTests {
     let (local, server) = try await product1Titles(harness)
     let conflicts = await harness.engine.conflicts
     #expect(
-      local == server && local == realProducts.first?.title,
+      local == server && local == "Theirs",
       guide.task(
         6, "expected the catalog's title on the device, got \(local ?? "none") here and \(server ?? "none") there"))
     #expect(
@@ -102,9 +106,14 @@ struct ConflictTests {
           "finish this task first: the first PUT must carry its outbox entry's Idempotency-Key \(entryKey ?? "none"), got \(keys.first ?? "none")"
         ))
     } else {
+      let ifMatch = harness.api.requests.filter { $0.method == "PUT" }.map { $0.header("If-Match") ?? "none" }
       #expect(
-        keys.count == 2 && keys.first.map { keys.last == $0 + "-override" } == true,
-        guide.task(6, "expected the edit sent again with the key plus \"-override\", got keys \(keys)"))
+        keys.count == 2 && keys.first.map { keys.last?.hasPrefix($0 + "-over-") == true } == true
+          && Set(ifMatch).count == 2,
+        guide.task(
+          6,
+          "expected the edit sent again against the catalog's current version (a new If-Match) with a key of its own, got keys \(keys) and If-Match \(ifMatch)"
+        ))
     }
     let conflicts = await harness.engine.conflicts
     #expect(
@@ -121,7 +130,7 @@ struct ConflictTests {
     guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else {
       return
     }
-    harness.api.inject(.status(409, message: "Changed since you read it"), on: .update, times: 1)
+    try await theirEdit(harness)
     harness.api.inject(.status(503, message: "Busy"), on: .product)
     let outcome = await Result { try await harness.engine.syncNow() }
     let outbox = try await harness.store.outbox()
@@ -134,17 +143,14 @@ struct ConflictTests {
   }
 
   @Test func newestUpdatedAtWinsTakesTheLaterCopy() async throws {
-    // The edit is made at 2026-01-01; the catalog's copy was changed in 2027.
-    guard let newer = try await conflictingEdit(.newestUpdatedAtWins, serverUpdatedAt: "2027-03-01T10:00:00.000Z"),
-      let older = try await conflictingEdit(.newestUpdatedAtWins)
-    else { return }
-    let (newerLocal, _) = try await product1Titles(newer)
-    let (_, olderServer) = try await product1Titles(older)
+    // The edit is made on 2026-01-01 (the tests' now); the catalog stamped its copy later, when it changed.
+    guard let harness = try await conflictingEdit(.newestUpdatedAtWins) else { return }
+    let (local, server) = try await product1Titles(harness)
     #expect(
-      newerLocal == "Theirs" && olderServer == "Mine",
+      local == "Theirs" && server == "Theirs",
       guide.task(
         6,
-        "expected the 2027 catalog copy to beat the edit, and the edit to beat the 2025 copy, got \(newerLocal ?? "none") and \(olderServer ?? "none")"
+        "expected the catalog's later copy to beat the edit on both sides, got \(local ?? "none") here and \(server ?? "none") there"
       ))
   }
 }

@@ -1,0 +1,256 @@
+import CourseClock
+import CourseFixtures
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if SOLUTION
+  @testable import Solution07
+#else
+  @testable import Lesson07
+#endif
+
+/// Tasks 4 to 6 against a catalog that behaves like a real server: answers lost
+/// after the write was applied, pages that arrive late, ids the client cannot
+/// predict, a version check on every write, and two syncs asked for at once.
+@Suite(.timeLimit(.minutes(1)))
+struct RealServerTests {
+  /// A catalog small enough that an added product is on page one.
+  private static let small = Array(ProductFixtures.records.prefix(3))
+
+  private func kettles(_ harness: Harness) async throws -> [Int] {
+    try await harness.store.products().filter { $0.title == "Kettle" }.map(\.id)
+  }
+
+  private func catalogID(_ harness: Harness, title: String) -> Int? {
+    harness.api.products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) }
+  }
+
+  /// The catalog applies the add, its answer is lost and the retries meet no
+  /// network; a refresh then brings the catalog's copy before the next sync.
+  @Test func anAddWhoseAnswerWasLostThenARefreshIsOneProduct() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil,
+      await attempt(4, "an add", for: 5, { try await harness.repository.add(draft()) }) != nil
+    else { return }
+    harness.api.inject(.answerLost, on: .add, times: 1)
+    harness.api.inject(.offline, on: .add)
+    let stopped = await Result { try await harness.engine.syncNow() }
+    guard stopped.failure != nil else {
+      Issue.record(guide.task(5, "expected the sync to stop while the catalog can't be reached, got \(stopped)"))
+      return
+    }
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    let meanwhile = try await kettles(harness)
+    #expect(
+      meanwhile.count == 1,
+      guide.task(
+        5,
+        "expected the kettle shown once while its add waits to be sent again (the page's copy may be that add), got ids \(meanwhile)"
+      ))
+    harness.api.clearFaults()
+    guard await attempt(5, "a sync after the network is back", { try await harness.engine.syncNow() }) != nil else {
+      return
+    }
+    let after = try await kettles(harness)
+    let outbox = try await harness.store.outbox()
+    let expected = catalogID(harness, title: "Kettle")
+    let added = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    #expect(
+      after.count == 1 && after.first == expected && outbox.isEmpty && added == 1,
+      guide.task(
+        5,
+        "expected one kettle under the catalog's id \(expected.map(String.init) ?? "none"), an empty outbox, and one kettle in the catalog; got ids \(after), outbox \(outbox.map(\.state)), \(added) in the catalog"
+      ))
+  }
+
+  /// A page may bring the catalog's copy of an add before the add's answer does.
+  @Test func anAddsAnswerAfterAPageWithItsCopyJamsNothing() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(4, "an add", for: 5, { try await harness.repository.add(draft()) }) != nil else { return }
+    var edited = draft()
+    edited.stock = 9
+    harness.api.inject(.answerLost, on: .add, times: 1)
+    harness.api.inject(.offline, on: .add)
+    _ = await Result { try await harness.engine.syncNow() }
+    // The catalog's copy arrives by a page that does not know the add: stored under its own id.
+    let copy = try await harness.remoteProduct(id: catalogID(harness, title: "Kettle") ?? 0)
+    let revision = try await harness.store.revision()
+    try await harness.store.savePage(ProductPage(products: [copy], total: 4, skip: 0, limit: 30), fetchedAt: revision)
+    harness.api.clearFaults()
+    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return }
+    let after = try await kettles(harness)
+    let outbox = try await harness.store.outbox()
+    #expect(
+      after == [copy.id] && outbox.isEmpty,
+      guide.task(
+        5,
+        "expected the add's answer to name the copy already stored (one kettle, id \(copy.id)) and an empty outbox, got ids \(after) and outbox \(outbox.map(\.state))"
+      ))
+  }
+
+  @Test func aTemporaryIDIsNeverHandedOutTwice() async throws {
+    let harness = try Harness(products: Self.small)
+    guard
+      let first = await attempt(4, "an add", { try await harness.repository.add(draft(title: "Kettle")) }),
+      await attempt(4, "a delete of it", { try await harness.repository.delete(id: first?.id ?? 0) }) != nil,
+      let second = await attempt(4, "another add", { try await harness.repository.add(draft(title: "Toaster")) })
+    else { return }
+    #expect(
+      first?.id != second?.id,
+      guide.task(
+        4,
+        "expected a new temporary id for the second add, since the outbox still names the first; got \(first?.id ?? 0) twice"
+      ))
+  }
+
+  /// A page fetched before the edit was sent, and saved after, must not bring the old title back.
+  @Test func aRefreshInFlightDuringASyncKeepsTheSyncedEdit() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
+    harness.api.inject(.latency(.seconds(5)), on: .list, times: 1)
+    let refresh = Task { try await harness.repository.refresh() }
+    await harness.clock.waitForSleepers()
+    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else {
+      refresh.cancel()
+      return
+    }
+    harness.clock.advance(by: .seconds(5))
+    _ = await Result { try await refresh.value }
+    let local = try await harness.store.product(id: 1)?.title
+    let server = harness.api.products.first { $0["id"] == .number(1) }?["title"]?.stringValue
+    #expect(
+      local == "Mine" && server == "Mine",
+      guide.task(
+        5,
+        "expected \"Mine\" on the device and in the catalog after a page fetched before the sync was saved after it, got \(local ?? "none") and \(server ?? "none")"
+      ))
+  }
+
+  @Test(arguments: ["Nul\u{0} in the title", " "])
+  func aLocalEditTheBoundaryRefusesStoresNothing(title: String) async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(2, "a refresh", for: 4, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = title
+    let outcome = await Result { try await harness.repository.update(edited) }
+    let outbox = try await harness.store.outbox()
+    let stored = try await harness.store.product(id: 1)?.title
+    #expect(
+      outcome.failure is CatalogError && outbox.isEmpty && stored == realProducts.first?.title,
+      guide.task(
+        4,
+        "expected the title \(title.debugDescription) refused with a CatalogError before anything is stored, got \(outcome), outbox \(outbox.count) entries, title \(stored ?? "none")"
+      ))
+    var fine = try #require(realProducts.first)
+    fine.stock = 5
+    let next = await Result { try await harness.repository.update(fine) }
+    #expect(next.failure == nil, guide.task(4, "expected the store to take the next edit, got \(next)"))
+  }
+
+  @Test func twoSyncsAtOnceSendEveryWriteOnce() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
+    harness.api.inject(.latency(.seconds(1)), on: .update, times: 1)
+    let first = Task { try await harness.engine.syncNow() }
+    await harness.clock.waitForSleepers()
+    let second = Task { try await harness.engine.syncNow() }
+    await Task.yield()
+    harness.clock.advance(by: .seconds(1))
+    let outcomes = [await Result { try await first.value }, await Result { try await second.value }]
+    let puts = harness.writes.filter { $0.hasPrefix("PUT") }.count
+    let conflicts = await harness.engine.conflicts
+    #expect(
+      puts == 1 && conflicts.isEmpty && outcomes.allSatisfy { $0.failure == nil },
+      guide.task(
+        5,
+        "expected two syncs asked for at once to send the edit once (the second joins the first), got \(puts) PUTs, conflicts \(conflicts), outcomes \(outcomes)"
+      ))
+  }
+
+  /// The IETF Idempotency-Key draft: 409 says a request with the same key is still being answered.
+  @Test func a409ForAKeyInFlightIsSentAgainLaterNotAConflict() async throws {
+    let harness = try Harness(products: Self.small, conflictPolicy: .serverWins)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
+    harness.api.inject(.status(409, message: "A request with this key is still being answered"), on: .update, times: 1)
+    let stopped = await Result { try await harness.engine.syncNow() }
+    let waiting = try await harness.store.outbox().map(\.state)
+    guard await attempt(5, "a second sync", { try await harness.engine.syncNow() }) != nil else { return }
+    let server = harness.api.products.first { $0["id"] == .number(1) }?["title"]?.stringValue
+    let conflicts = await harness.engine.conflicts
+    #expect(
+      stopped.failure != nil && waiting == [.pending] && server == "Mine" && conflicts.isEmpty,
+      guide.task(
+        5,
+        "expected a 409 to stop the sync with the edit still waiting, and the next sync to send it (no conflict), got \(stopped), \(waiting), catalog title \(server ?? "none"), conflicts \(conflicts)"
+      ))
+  }
+
+  @Test func a2xxWhoseBodyDoesNotDecodeIsApplied() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(4, "an add", for: 5, { try await harness.repository.add(draft()) }) != nil else { return }
+    harness.api.inject(.body(#"{"id": 4242, "price": "not a number"}"#), on: .add, times: 1)
+    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return }
+    let outbox = try await harness.store.outbox()
+    let ids = try await kettles(harness)
+    #expect(
+      outbox.isEmpty && ids == [4242],
+      guide.task(
+        5,
+        "expected a 2xx with a body that is not a product to count as applied (the catalog has it), taking the id it names (4242); got outbox \(outbox.map(\.state)) and ids \(ids)"
+      ))
+  }
+
+  /// Two edits of product 1 wait; the catalog changed it since.
+  @Test(arguments: [ConflictPolicy.serverWins, .clientWins])
+  func aConflictWithALaterEditWaitingEndsWithDeviceAndCatalogAlike(policy: ConflictPolicy) async throws {
+    let harness = try Harness(products: Self.small, conflictPolicy: policy)
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
+    var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
+    request.httpMethod = "PATCH"
+    request.httpBody = Data(#"{"title": "Theirs"}"#.utf8)
+    _ = try await harness.api.session.data(for: request)
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }
+    edited.stock = 77
+    guard await attempt(4, "a second update", for: 6, { try await harness.repository.update(edited) }) != nil else {
+      return
+    }
+    guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return }
+    let local = try await harness.store.product(id: 1)
+    let server = harness.api.products.first { $0["id"] == .number(1) }
+    let outbox = try await harness.store.outbox()
+    let serverTitle = server?["title"]?.stringValue
+    let serverStock = server?["stock"]?.numberValue.map { Int($0) }
+    let expectedTitle = policy == .serverWins ? "Theirs" : "Mine"
+    #expect(
+      local?.title == serverTitle && local?.stock == serverStock && serverTitle == expectedTitle && outbox.isEmpty,
+      guide.task(
+        6,
+        "expected \(policy) to leave device and catalog alike (title \(expectedTitle)) with an empty outbox, got \(local.map { "\($0.title), stock \($0.stock)" } ?? "none") here, \(serverTitle ?? "none"), stock \(serverStock.map(String.init) ?? "none") there, outbox \(outbox.map(\.state))"
+      ))
+  }
+}
+
+extension Harness {
+  /// The catalog's copy of a product, read past the device.
+  func remoteProduct(id: Int) async throws -> Product {
+    try await URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow)
+      .product(id: id)
+  }
+}
