@@ -1,6 +1,7 @@
 import CourseClock
 import CourseFixtures
 import FakeCatalog
+import StageTesting
 import Foundation
 import Testing
 
@@ -78,13 +79,89 @@ struct FakeCatalogAPITests {
     let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
     let (added, addStatus) = try await send(api, "POST", "products/add", .object(["title": .string("Kettle")]))
     #expect(addStatus == 201)
-    #expect(added["id"] == .number(4))
-    let (updated, _) = try await send(api, "PATCH", "products/4", .object(["price": .number(19.5)]))
+    let id = try #require(added["id"]?.numberValue)
+    #expect(id > 3, "the server's id is above every id it holds, got \(id)")
+    let (updated, _) = try await send(api, "PATCH", "products/\(Int(id))", .object(["price": .number(19.5)]))
     #expect(updated["title"] == .string("Kettle"))
     #expect(updated["price"] == .number(19.5))
     let (deleted, _) = try await send(api, "DELETE", "products/1", nil)
     #expect(deleted["isDeleted"] == .bool(true))
-    #expect(api.products.map { $0["id"] } == [.number(2), .number(3), .number(4)])
+    #expect(api.products.map { $0["id"] } == [.number(2), .number(3), .number(id)])
+  }
+
+  // MARK: The habits of a real server
+
+  private func exchange(
+    _ api: FakeCatalogAPI, _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]
+  ) async throws -> (JSONValue?, HTTPURLResponse) {
+    var request = URLRequest(url: api.baseURL.appendingPathComponent(path))
+    request.httpMethod = method
+    request.httpBody = body.map { Data($0.utf8) }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await api.session.data(for: request)
+    return (try? JSONValue(data: data), try #require(response as? HTTPURLResponse))
+  }
+
+  @Test func addedIDsAreNotTheHighestPlusOne() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    var ids: [Double] = []
+    for _ in 0..<5 {
+      let (added, _) = try await exchange(api, "POST", "products/add", body: #"{"title": "Kettle"}"#)
+      ids.append(try #require(added?["id"]?.numberValue))
+    }
+    #expect(ids == ids.sorted() && Set(ids).count == 5, "ids grow and are never reused, got \(ids)")
+    let gaps = zip(ids, [3] + ids.dropLast()).map { $0 - $1 }
+    #expect(gaps.contains { $0 != 1 }, "a client cannot predict them as max + 1, got gaps \(gaps)")
+  }
+
+  @Test func everyAnswerIsDatedAndAProductCarriesItsVersion() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    let (product, response) = try await exchange(api, "GET", "products/1")
+    let version = try #require(product?["meta"]?["updatedAt"]?.stringValue)
+    #expect(response.value(forHTTPHeaderField: "ETag") == "\"\(version)\"")
+    let date = try #require(response.value(forHTTPHeaderField: "Date"))
+    #expect(date.hasSuffix(" GMT") && date.count == 29, "an HTTP date, got \(date)")
+    let (_, list) = try await exchange(api, "GET", "products")
+    #expect(list.value(forHTTPHeaderField: "Date") != nil)
+  }
+
+  @Test func theServerStampsUpdatedAtAndRefusesAStaleIfMatch() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    let (before, _) = try await exchange(api, "GET", "products/1")
+    let old = try #require(before?["meta"]?["updatedAt"]?.stringValue)
+    let body = #"{"title": "Mine", "meta": {"updatedAt": "1999-01-01T00:00:00.000Z"}}"#
+    let (first, firstResponse) = try await exchange(api, "PUT", "products/1", body: body, headers: ["If-Match": "\"\(old)\""])
+    let stamped = try #require(first?["meta"]?["updatedAt"]?.stringValue)
+    #expect(firstResponse.statusCode == 200 && stamped != old && !stamped.hasPrefix("1999"), "got \(stamped)")
+    let (_, stale) = try await exchange(api, "PUT", "products/1", body: body, headers: ["If-Match": "\"\(old)\""])
+    #expect(stale.statusCode == 412, "a write against an old version, got \(stale.statusCode)")
+    #expect(stale.value(forHTTPHeaderField: "ETag") == "\"\(stamped)\"")
+    let (_, any) = try await exchange(api, "DELETE", "products/1", headers: ["If-Match": "*"])
+    #expect(any.statusCode == 200)
+  }
+
+  @Test func aKeyStillInFlightIs409AndAnotherBodyWithTheKeyIs422() async throws {
+    let clock = TestClock()
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)), clock: clock)
+    api.inject(.latency(.seconds(1)), on: .add, times: 1)
+    let key = ["Idempotency-Key": "k-1"]
+    let slow = Task { try await exchange(api, "POST", "products/add", body: #"{"title": "A"}"#, headers: key) }
+    await clock.waitForSleepers()
+    let (_, busy) = try await exchange(api, "POST", "products/add", body: #"{"title": "A"}"#, headers: key)
+    #expect(busy.statusCode == 409)
+    clock.advance(by: .seconds(1))
+    #expect(try await slow.value.1.statusCode == 201)
+    let (_, other) = try await exchange(api, "POST", "products/add", body: #"{"title": "B"}"#, headers: key)
+    #expect(other.statusCode == 422)
+    #expect(api.products.count == 4, "applied once")
+  }
+
+  @Test func aLostAnswerWasApplied() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    api.inject(.answerLost, on: .add, times: 1)
+    let outcome = await Result { try await exchange(api, "POST", "products/add", body: #"{"title": "A"}"#) }
+    #expect((outcome.failure as? URLError)?.code == .networkConnectionLost, "got \(outcome)")
+    #expect(api.products.count == 4, "the write was applied before the connection dropped")
   }
 
   @Test func recordsMethodURLHeadersAndBody() async throws {
