@@ -103,9 +103,12 @@ actor OfflineProductStore {
   /// reach the catalog: a blank title, a NUL in text, a number that is not finite, a negative stock.
   static func storableRow(_ product: Product) throws -> ProductRow {
     func refuse(_ reason: String) -> LocalDataSourceError { .unsavable(id: product.id, reason: reason) }
-    let texts = [("title", product.title), ("description", product.description), ("category", product.category)]
+    let texts =
+      [("title", product.title), ("description", product.description), ("category", product.category)]
       + (product.brand.map { [("brand", $0)] } ?? [])
-    if let (field, _) = texts.first(where: { $0.1.contains("\u{0}") }) { throw refuse("\(field) holds a NUL character") }
+    if let (field, _) = texts.first(where: { $0.1.contains("\u{0}") }) {
+      throw refuse("\(field) holds a NUL character")
+    }
     guard !product.title.allSatisfy(\.isWhitespace) else { throw refuse("title is blank") }
     guard product.rating.isFinite, product.discountPercentage.isFinite else {
       throw refuse("rating \(product.rating) or discount \(product.discountPercentage) is not a finite number")

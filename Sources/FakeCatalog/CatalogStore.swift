@@ -160,7 +160,8 @@ struct CatalogStore: Sendable {
     guard let ifMatch = request.header("If-Match")?.trimmingCharacters(in: .whitespaces), ifMatch != "*" else {
       return nil
     }
-    let asked = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    let asked = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(
+      in: CharacterSet(charactersIn: "\""))
     let current = version(of: fields)
     if let current, let askedDate = instant(asked), let currentDate = instant(current),
       abs(askedDate - currentDate) < 0.001
@@ -175,7 +176,8 @@ struct CatalogStore: Sendable {
 
   private static func instant(_ text: String) -> TimeInterval? {
     let styles = [
-      Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle(includingFractionalSeconds: false),
+      Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+      Date.ISO8601FormatStyle(includingFractionalSeconds: false),
     ]
     for style in styles {
       if let date = try? style.parse(text) { return date.timeIntervalSince1970 }

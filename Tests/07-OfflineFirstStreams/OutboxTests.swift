@@ -1,5 +1,5 @@
-import CourseSQLite
 import CourseFixtures
+import CourseSQLite
 import FakeCatalog
 import Foundation
 import StageTesting

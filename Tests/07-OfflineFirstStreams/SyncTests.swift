@@ -51,11 +51,15 @@ struct SyncTests {
     guard try await threeWaitingWrites(harness) else { return }
     guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return }
     let ids = try await harness.store.products().filter { $0.title == "Kettle" }.map(\.id)
-    let catalogID = harness.api.products.first { $0["title"]?.stringValue == "Kettle" }?["id"]?.numberValue.map { Int($0) }
+    let catalogID = harness.api.products.first { $0["title"]?.stringValue == "Kettle" }?["id"]?.numberValue.map {
+      Int($0)
+    }
     #expect(
       ids.count == 1 && ids.first == catalogID,
       guide.task(
-        5, "expected the kettle stored once, with the id the catalog chose (\(catalogID.map(String.init) ?? "none")), got ids \(ids)"))
+        5,
+        "expected the kettle stored once, with the id the catalog chose (\(catalogID.map(String.init) ?? "none")), got ids \(ids)"
+      ))
     #expect(
       harness.api.products.count == 194,
       guide.task(

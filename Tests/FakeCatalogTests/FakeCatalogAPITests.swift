@@ -1,8 +1,8 @@
 import CourseClock
 import CourseFixtures
 import FakeCatalog
-import StageTesting
 import Foundation
+import StageTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -130,7 +130,8 @@ struct FakeCatalogAPITests {
     let (before, _) = try await exchange(api, "GET", "products/1")
     let old = try #require(before?["meta"]?["updatedAt"]?.stringValue)
     let body = #"{"title": "Mine", "meta": {"updatedAt": "1999-01-01T00:00:00.000Z"}}"#
-    let (first, firstResponse) = try await exchange(api, "PUT", "products/1", body: body, headers: ["If-Match": "\"\(old)\""])
+    let (first, firstResponse) = try await exchange(
+      api, "PUT", "products/1", body: body, headers: ["If-Match": "\"\(old)\""])
     let stamped = try #require(first?["meta"]?["updatedAt"]?.stringValue)
     #expect(firstResponse.statusCode == 200 && stamped != old && !stamped.hasPrefix("1999"), "got \(stamped)")
     let (_, stale) = try await exchange(api, "PUT", "products/1", body: body, headers: ["If-Match": "\"\(old)\""])
