@@ -150,8 +150,11 @@ actor ProductSyncEngine {
 
   // MARK: Task 7: publish the sync status
 
-  /// Follows connectivity: offline, it says so; online, it syncs. Returns when
-  /// `connectivity` finishes, and then finishes the status stream.
+  /// Follows connectivity and the outbox: offline, it says so; online, it syncs
+  /// now, after every write the store commits, and after a failure when the
+  /// retry timer says (the server's `Retry-After`, else the policy's backoff).
+  /// Going offline stops a running sync. Returns when `connectivity` finishes
+  /// and the running sync has ended, and then finishes the status stream.
   ///
   /// - Parameter connectivity: `true` when the device is online; from a connectivity service.
   func run(connectivity: AsyncStream<Bool>) async throws {
@@ -159,19 +162,109 @@ actor ProductSyncEngine {
     try await follow(connectivity)
   }
 
+  /// What wakes the engine up.
+  private enum Wakeup: Sendable {
+    case connectivity(Bool)
+    case connectivityEnded
+    case storeChanged
+    case retryDue
+    case syncEnded(Result<Void, any Error>)
+  }
+
+  /// What the engine knows while it follows.
+  private struct Following {
+    var online = false
+    var sync: Task<Void, Never>?
+    var retry: Task<Void, Never>?
+    /// The store changed while a sync ran: look again when it ends well.
+    var changedDuringSync = false
+    var failures = 0
+    var ending = false
+  }
+
   private func follow(_ connectivity: AsyncStream<Bool>) async throws {
-    for await online in connectivity {
-      guard online else {
+    let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self)
+    let changes = try await store.observe()
+    let feeders = [
+      Task {
+        for await online in connectivity { wake.yield(.connectivity(online)) }
+        wake.yield(.connectivityEnded)
+      },
+      Task { for await _ in changes { wake.yield(.storeChanged) } },
+    ]
+    var state = Following()
+    defer {
+      for feeder in feeders { feeder.cancel() }
+      state.retry?.cancel()
+      state.sync?.cancel()
+      wake.finish()
+    }
+    for await wakeup in wakeups {
+      switch wakeup {
+      case .connectivity(false):
+        state.online = false
+        state.retry?.cancel()
+        state.sync?.cancel()
         status.publish(.offline)
-        continue
+      case .connectivity(true):
+        state.online = true
+        state.retry?.cancel()
+        if state.sync == nil { try await startSync(&state, wake) } else { state.changedDuringSync = true }
+      case .storeChanged, .retryDue:
+        if state.sync != nil {
+          state.changedDuringSync = true
+        } else if state.online, try await store.pendingCount() > 0 {
+          try await startSync(&state, wake)
+        }
+      case .syncEnded(let outcome):
+        state.sync = nil
+        switch outcome {
+        case .success:
+          state.failures = 0
+          status.publish(.idle)
+          if state.changedDuringSync, state.online, !state.ending, try await store.pendingCount() > 0 {
+            try await startSync(&state, wake)
+          }
+        case .failure where !state.online:
+          break  // Stopped by going offline: `.offline` says so.
+        case .failure(let error):
+          let reported = try reported(error)
+          status.publish(.failed(lastError: reported))
+          state.failures += 1
+          state.retry = retryTimer(after: reported, failures: state.failures, wake)
+        }
+        state.changedDuringSync = false
+        if state.ending { return }
+      case .connectivityEnded:
+        guard state.sync != nil else { return }
+        state.ending = true
       }
+    }
+  }
+
+  private func startSync(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws {
+    state.changedDuringSync = false
+    status.publish(.syncing(pending: try await store.pendingCount()))
+    state.sync = Task {
       do {
-        status.publish(.syncing(pending: try await store.pendingCount()))
-        try await syncNow()
-        status.publish(.idle)
+        try await self.syncNow()
+        wake.yield(.syncEnded(.success(())))
       } catch {
-        status.publish(.failed(lastError: try reported(error)))
+        wake.yield(.syncEnded(.failure(error)))
       }
+    }
+  }
+
+  /// Wakes the engine when the next try is due: after the server's `Retry-After`,
+  /// or the policy's backoff for this many failures in a row.
+  private func retryTimer(after error: CatalogError, failures: Int, _ wake: AsyncStream<Wakeup>.Continuation)
+    -> Task<Void, Never>
+  {
+    let delay = error.retryAfter ?? retrying.policy.delay(after: error, attempt: failures, random: retrying.random())
+    let clock = retrying.clock
+    return Task {
+      guard (try? await clock.sleep(for: delay)) != nil else { return }
+      wake.yield(.retryDue)
     }
   }
 

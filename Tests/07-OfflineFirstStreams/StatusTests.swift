@@ -1,3 +1,4 @@
+import CourseClock
 import CourseSQLite
 import FakeCatalog
 import StageTesting
@@ -139,6 +140,103 @@ struct StatusTests {
       harness.writes == ["POST /products/add", "POST /products/add"] && Set(keys).count == 1,
       guide.task(
         7, "expected the add sent twice with one Idempotency-Key, got \(harness.writes) with keys \(keys)",
+        blaming: outcome))
+  }
+}
+
+/// Task 7 against a real network: the engine does not wait for connectivity to change.
+@Suite(.timeLimit(.minutes(1)))
+struct SyncTriggerTests {
+  @Test func aWriteMadeOnlineIsSentWithoutAConnectivityChange() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    let online: [SyncStatus] = [.idle, .syncing(pending: 0), .idle]
+    guard
+      await waitForStatuses(
+        online.count, from: statuses, ending: connectivity, of: running,
+        problem: { outcome in
+          "expected \(describe(online)) after yield(true), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        })
+    else { return }
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      connectivity.finish()
+      return
+    }
+    let expected = online + [.syncing(pending: 1), .idle]
+    let came = await statuses.waitFor(count: expected.count)
+    connectivity.finish()
+    let outcome = await result(of: running)
+    #expect(
+      came && statuses.values.prefix(expected.count) == expected[...] && harness.writes == ["POST /products/add"],
+      guide.task(
+        7,
+        "expected a write made while online to be sent at once (the store's commit wakes the engine): \(describe(expected)) and one POST; got \(describe(statuses.values)) and \(harness.writes)",
+        blaming: outcome))
+  }
+
+  @Test func aFailedSyncIsTriedAgainWhenRetryAfterSays() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    // Longer than the retries wait for: the sync stops, and the engine's timer waits the 30 s.
+    harness.api.inject(.status(503, message: "Down", headers: ["Retry-After": "30"]), on: .add, times: 1)
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    let failed: [SyncStatus] = [
+      .idle, .syncing(pending: 1), .failed(lastError: .server(status: 503, retryAfter: .seconds(30))),
+    ]
+    guard
+      await waitForStatuses(
+        failed.count, from: statuses, ending: connectivity, of: running,
+        problem: { outcome in
+          "expected \(describe(failed)), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        })
+    else { return }
+    await harness.clock.waitForSleepers()
+    harness.clock.advance(by: .seconds(30))
+    let expected = failed + [.syncing(pending: 1), .idle]
+    let came = await statuses.waitFor(count: expected.count)
+    connectivity.finish()
+    let outcome = await result(of: running)
+    #expect(
+      came && statuses.values == expected && harness.writes == ["POST /products/add", "POST /products/add"],
+      guide.task(
+        7,
+        "expected the engine to try again once Retry-After's 30 s had passed on its clock, with no connectivity change: \(describe(expected)); got \(describe(statuses.values)) and \(harness.writes)",
+        blaming: outcome))
+  }
+
+  @Test func goingOfflineStopsARunningSync() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    await harness.clock.waitForSleepers()
+    connectivity.yield(false)
+    let expected: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
+    let came = await statuses.waitFor(count: expected.count)
+    connectivity.finish()
+    let outcome = await result(of: running)
+    let left = try await harness.store.outbox()
+    #expect(
+      came && statuses.values == expected && left.map(\.state) == [.pending],
+      guide.task(
+        7,
+        "expected going offline to stop the running sync at once (\(describe(expected))) with the write still waiting, got \(describe(statuses.values)) and outbox \(left.map(\.state))",
         blaming: outcome))
   }
 }
