@@ -1,0 +1,239 @@
+import CourseClock
+import CourseFixtures
+import CourseSQLite
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if SOLUTION
+  @testable import Solution07
+#else
+  @testable import Lesson07
+#endif
+
+/// Tasks 4 to 6 under random schedules: edits of every kind, lost answers, 503s,
+/// 409s for a key in flight, 412s from another client's edits, refreshes
+/// interleaved with syncs, and restarts on the same file. After quiescence the
+/// device must equal the catalog, the outbox must be empty, and every add must be
+/// applied once.
+///
+/// Seeded and on the test clock. `COURSE_SCHEDULES=10000 swift test --filter
+/// Solution07Tests.ScheduleTests` runs more of them, as a benchmark.
+@Suite(.timeLimit(.minutes(1)))
+struct ScheduleTests {
+  static let count = ProcessInfo.processInfo.environment["COURSE_SCHEDULES"].flatMap(Int.init) ?? 200
+
+  @Test func randomSchedulesLoseDoubleAndDivergeNothing() async throws {
+    guard await requireTask1(for: 5) else { return }
+    // Four schedules at a time, each with its own catalog, clock and file.
+    let outcomes = try await withThrowingTaskGroup(of: (UInt64, ScheduleTally, String?).self) { group in
+      var outcomes: [(UInt64, ScheduleTally, String?)] = []
+      var seeds = (1...UInt64(Self.count)).makeIterator()
+      func add() {
+        guard let seed = seeds.next() else { return }
+        group.addTask {
+          var tally = ScheduleTally()
+          var schedule = try Schedule(seed: seed)
+          let problem = try await schedule.run(&tally)
+          return (seed, tally, problem)
+        }
+      }
+      for _ in 0..<4 { add() }
+      while let outcome = try await group.next() {
+        outcomes.append(outcome)
+        // The first failure is enough: a lesson's stubs fail every schedule.
+        if outcome.2 != nil { group.cancelAll() } else { add() }
+      }
+      return outcomes
+    }
+    if let (seed, tally, problem) = outcomes.filter({ $0.2 != nil }).min(by: { $0.0 < $1.0 }) {
+      Issue.record(
+        guide.task(
+          5,
+          "schedule with seed \(seed) (of \(Self.count)) went wrong: \(problem ?? ""). Steps: \(tally.lastSteps.joined(separator: ", "))"
+        ))
+      return
+    }
+    let total = outcomes.reduce(into: ScheduleTally()) { total, outcome in total.add(outcome.1) }
+    print(
+      "Schedules: \(outcomes.count), steps \(total.steps), lost answers \(total.lost), 503s \(total.unavailable), 409s \(total.busy), 412s \(total.conflicts), restarts \(total.restarts): 0 lost, 0 doubled, 0 diverged"
+    )
+  }
+}
+
+/// What the schedules did, for the summary.
+struct ScheduleTally {
+  var steps = 0
+  var lost = 0
+  var unavailable = 0
+  var busy = 0
+  var conflicts = 0
+  var restarts = 0
+  var lastSteps: [String] = []
+
+  mutating func add(_ other: ScheduleTally) {
+    steps += other.steps
+    lost += other.lost
+    unavailable += other.unavailable
+    busy += other.busy
+    conflicts += other.conflicts
+    restarts += other.restarts
+  }
+}
+
+/// SplitMix64: a small seeded generator, so a schedule repeats from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// One random schedule against one catalog and one database file.
+struct Schedule {
+  private var random: SeededGenerator
+  private let clock = TestClock()
+  private let api: FakeCatalogAPI
+  private let file = TemporaryDatabase(inMemoryFileSystem: true)
+  private var store: OfflineProductStore
+  private var repository: OfflineFirstProductRepository
+  private var engine: ProductSyncEngine
+  private var addsMade = 0
+
+  init(seed: UInt64) throws {
+    random = SeededGenerator(state: seed)
+    api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(5)), clock: clock)
+    (store, repository, engine) = try Self.open(file.path, api, clock, seed: seed)
+  }
+
+  /// The app's parts on the file, as a fresh launch makes them.
+  private static func open(_ path: String, _ api: FakeCatalogAPI, _ clock: TestClock, seed: UInt64) throws -> (
+    OfflineProductStore, OfflineFirstProductRepository, ProductSyncEngine
+  ) {
+    let remote = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow)
+    let store = try OfflineProductStore(path: path)
+    let policies: [ConflictPolicy] = [.serverWins, .clientWins]
+    let engine = ProductSyncEngine(
+      store: store, remote: remote, retryPolicy: .never, clock: clock, random: { 0 },
+      conflictPolicy: policies[Int(seed % 2)])
+    return (store, OfflineFirstProductRepository(store: store, remote: remote, now: testNow), engine)
+  }
+
+  /// Runs the schedule; `nil` when all is well, or what went wrong.
+  mutating func run(_ tally: inout ScheduleTally) async throws -> String? {
+    tally.lastSteps = []
+    func note(_ step: String) { tally.lastSteps.append(step) }
+    _ = try? await repository.refresh()
+    for _ in 0..<Int.random(in: 8...16, using: &random) {
+      tally.steps += 1
+      let shown = (try? await store.products()) ?? []
+      switch Int.random(in: 0..<11, using: &random) {
+      case 0, 1:
+        guard var product = shown.randomElement(using: &random) else { continue }
+        product.title = "Edit \(Int.random(in: 0..<1000, using: &random))"
+        product.stock = Int.random(in: 0...50, using: &random)
+        note("update \(product.id)")
+        _ = try? await repository.update(product)
+      case 2:
+        addsMade += 1
+        note("add \(addsMade)")
+        _ = try? await repository.add(draft(title: "Added \(addsMade)"))
+      case 3:
+        guard let product = shown.randomElement(using: &random) else { continue }
+        note("delete \(product.id)")
+        _ = try? await repository.delete(id: product.id)
+      case 4:
+        // Another client edits the catalog: the device's next write of it meets a 412.
+        guard let product = api.products.randomElement(using: &random), let id = product["id"]?.numberValue else {
+          continue
+        }
+        note("their edit \(Int(id))")
+        tally.conflicts += 1
+        try await theirEdit(id: Int(id))
+      case 5:
+        note("lost answer")
+        tally.lost += 1
+        api.inject(.answerLost, on: [.add, .update, .delete].randomElement(using: &random), times: 1)
+      case 6:
+        note("503")
+        tally.unavailable += 1
+        api.inject(.status(503, message: "Busy"), times: 1)
+      case 7:
+        note("409")
+        tally.busy += 1
+        api.inject(.status(409, message: "Still answering that key"), on: .update, times: 1)
+      case 8:
+        note("refresh during a sync")
+        api.inject(.latency(.seconds(1)), on: .list, times: 1)
+        let refresh = Task { [repository] in try await repository.refresh() }
+        await clock.waitForSleepers()
+        _ = try? await engine.syncNow()
+        clock.advance(by: .seconds(1))
+        _ = try? await refresh.value
+      case 9:
+        note("restart")
+        tally.restarts += 1
+        (store, repository, engine) = try Self.open(file.path, api, clock, seed: random.next())
+      default:
+        note("sync")
+        _ = try? await engine.syncNow()
+      }
+    }
+    return try await quiesce()
+  }
+
+  private func theirEdit(id: Int) async throws {
+    var request = URLRequest(url: api.baseURL.appendingPathComponent("products/\(id)"))
+    request.httpMethod = "PATCH"
+    request.httpBody = Data(#"{"title": "Theirs \#(id)"}"#.utf8)
+    // It meets the faults aimed at the device's writes too; whatever it gets, the catalog decided.
+    _ = try? await api.session.data(for: request)
+  }
+
+  /// Lets the network behave, syncs until the outbox is empty, refreshes, and compares.
+  private func quiesce() async throws -> String? {
+    api.clearFaults()
+    for _ in 0..<10 where (try await store.pendingCount()) > 0 {
+      do {
+        try await engine.syncNow()
+      } catch {
+        continue
+      }
+    }
+    do {
+      try await repository.refresh()
+    } catch {
+      return "the last refresh failed: \(error)"
+    }
+    let outbox = try await store.outbox()
+    guard outbox.isEmpty else {
+      return "the outbox still holds \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
+    }
+    let device = try await store.products()
+    let catalog = api.products
+    let deviceIDs = device.map(\.id).sorted()
+    let catalogIDs = catalog.compactMap { $0["id"]?.numberValue.map { Int($0) } }.sorted()
+    guard deviceIDs == catalogIDs else { return "the device holds ids \(deviceIDs), the catalog \(catalogIDs)" }
+    for product in device {
+      let theirs = catalog.first { $0["id"]?.numberValue == Double(product.id) }
+      let (title, stock) = (theirs?["title"]?.stringValue, theirs?["stock"]?.numberValue.map { Int($0) })
+      guard product.title == title, product.stock == stock else {
+        return
+          "product \(product.id) is \"\(product.title)\", stock \(product.stock) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none") in the catalog"
+      }
+    }
+    let titles = catalog.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("Added ") }
+    guard Set(titles).count == titles.count else { return "an add was applied twice: \(titles.sorted())" }
+    return nil
+  }
+}
