@@ -6,6 +6,8 @@ import Foundation
 /// - Memory answers repeat reads without touching the disk store.
 /// - A network answer is written through to memory and disk; a failed disk write
 ///   is reported through `diagnostics`, never thrown.
+/// - Stage 06: a cached value stands in for a failed network only when the
+///   failure allows it (`CatalogError.allowsCachedFallback`): never for a refusal.
 /// - Concurrent identical network requests share one call (`RequestCoalescer`).
 /// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
 actor CachingProductRepository: ProductRepository {
@@ -183,7 +185,7 @@ actor CachingProductRepository: ProductRepository {
       do {
         return Self.fromNetwork(try await fetch(true))
       } catch {
-        guard !(error is CancellationError), !Task.isCancelled else { throw error }
+        guard !(error is CancellationError), !Task.isCancelled, Self.allowsFallback(after: error) else { throw error }
         guard var fallback = try await servable(cached, maxAge: maxAge) else { throw error }
         fallback.isStale = true
         fallback.networkError = error as? CatalogError  // Stage 06: the screen says why.
@@ -195,7 +197,9 @@ actor CachingProductRepository: ProductRepository {
       do {
         return Self.fromNetwork(try await fetch(true))
       } catch {
-        guard !(error is CancellationError), !Task.isCancelled, var usable else { throw error }
+        guard !(error is CancellationError), !Task.isCancelled, Self.allowsFallback(after: error), var usable else {
+          throw error
+        }
         usable.networkError = error as? CatalogError  // Stage 06: the screen says why.
         return usable
       }
@@ -206,6 +210,13 @@ actor CachingProductRepository: ProductRepository {
       }
       return Self.fromNetwork(try await fetch(true))
     }
+  }
+
+  /// Stage 06: whether the cache may answer for a network that failed with
+  /// `error`: not when the catalog refused (401, 403, 404, another 4xx), which
+  /// is an answer the cache must not contradict.
+  private static func allowsFallback(after error: any Error) -> Bool {
+    (error as? CatalogError)?.allowsCachedFallback ?? true
   }
 
   /// The cached value as an answer, unless it is missing or past its hard age.
