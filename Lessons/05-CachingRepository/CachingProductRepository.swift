@@ -33,7 +33,8 @@ actor CachingProductRepository: ProductRepository {
 
   // The memory tier.
   private var memoryList: CacheEntry<[Product]>?
-  private var memoryProducts: [Int: CacheEntry<Product>] = [:]
+  // At most `memoryCapacity` products; the least recently used goes first.
+  private var memoryProducts: ProductMemory
 
   /// The network requests in flight; not private, so tests can wait for callers to join.
   let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
@@ -46,18 +47,22 @@ actor CachingProductRepository: ProductRepository {
   ///   - lifetimes: The soft and hard ages of each kind of data.
   ///   - now: The current wall-clock time.
   ///   - diagnostics: Hears what went wrong without failing the call.
+  ///   - memoryCapacity: How many products the memory tier keeps at most; past
+  ///     it, the least recently used one leaves memory (the disk still has it).
   init(
     remote: any ProductRemoteDataSource,
     store: any ProductCacheStore,
     lifetimes: CacheLifetimes = .standard,
     now: @escaping @Sendable () -> Date,
-    diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in }
+    diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in },
+    memoryCapacity: Int = 1_000
   ) {
     self.remote = remote
     self.store = store
     self.lifetimes = lifetimes
     self.now = now
     self.diagnostics = diagnostics
+    self.memoryProducts = ProductMemory(capacity: memoryCapacity)
   }
 
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
@@ -222,5 +227,44 @@ actor CachingProductRepository: ProductRepository {
     let entry = CacheEntry(value: product, fetchedAt: now())
     if storing { try await remember(product: entry) }
     return entry
+  }
+}
+
+/// The memory tier's products: at most `capacity`, and when one more arrives,
+/// the least recently used one leaves. Reading an entry counts as a use.
+///
+/// A list of 30 and a few opened products fit many times over; the bound is for
+/// an app that browses thousands. Eviction scans the entries, which is fine for
+/// a bound of a thousand; a larger one wants a linked list or `NSCache`.
+struct ProductMemory: Sendable {
+  let capacity: Int
+  private var entries: [Int: (entry: CacheEntry<Product>, lastUse: UInt64)] = [:]
+  private var uses: UInt64 = 0
+
+  /// - Precondition: `capacity >= 0`; 0 keeps nothing in memory.
+  init(capacity: Int) {
+    precondition(capacity >= 0, "a memory tier can't hold \(capacity) products")
+    self.capacity = capacity
+  }
+
+  /// The entry for the product `id`, or `nil`; reading it or setting it is a use.
+  subscript(id: Int) -> CacheEntry<Product>? {
+    mutating get {
+      guard let found = entries[id] else { return nil }
+      uses += 1
+      entries[id] = (found.entry, uses)
+      return found.entry
+    }
+    set {
+      guard let newValue else {
+        entries[id] = nil
+        return
+      }
+      uses += 1
+      entries[id] = (newValue, uses)
+      while entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        entries[oldest.key] = nil
+      }
+    }
   }
 }

@@ -144,20 +144,34 @@ final class ProductListViewModel {
       offersRetry: false)
   }
 
-  /// What the screen says above products the cache showed because the network failed with `error`.
+  /// What the screen says above products the cache showed because the network
+  /// failed with `error`: the real cause, and that the products are the saved ones.
+  ///
+  /// The repository falls back only when `error.allowsCachedFallback`; the
+  /// refusals get a plain line all the same, so no error is without one.
   static func notice(for error: CatalogError) -> String {
-    // TODO: Task 5. Say "offline" for .offline; say what happened otherwise.
+    // TODO: Task 5. Name the real cause, one line per kind of trouble: "offline"
+    // for .offline, and never "couldn't be reached" for a catalog that answered.
     NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "notice(for:) should say why saved products are shown")
       .description
   }
 
-  /// "in 30 seconds", "in 2 minutes" (whole minutes, rounded up), or "in a moment" without a time.
+  /// "in 30 seconds", "in 2 minutes", "in 3 hours", "in 2 days" (whole units,
+  /// rounded up), or "in a moment" without a time.
   static func wait(_ duration: Duration?) -> String {
     guard let duration, duration > .zero else { return "in a moment" }
     let (seconds, fraction) = duration.components
-    let total = seconds + (fraction > 0 ? 1 : 0)
-    if total < 60 { return "in \(total) second\(total == 1 ? "" : "s")" }
-    let minutes = (total + 59) / 60
-    return "in \(minutes) minute\(minutes == 1 ? "" : "s")"
+    // Rounded up without overflowing, however long the wait.
+    let total = fraction > 0 && seconds < .max ? seconds + 1 : seconds
+    func inUnits(_ size: Int64, _ unit: String) -> String {
+      let count = total / size + (total % size > 0 ? 1 : 0)
+      return "in \(count) \(unit)\(count == 1 ? "" : "s")"
+    }
+    switch total {
+    case ..<60: return inUnits(1, "second")
+    case ..<3_600: return inUnits(60, "minute")
+    case ..<86_400: return inUnits(3_600, "hour")
+    default: return inUnits(86_400, "day")
+    }
   }
 }

@@ -39,7 +39,8 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   // MARK: Task 7: retry around the remote source
 
   /// Runs `operation`, and runs it again after each failure the policy retries,
-  /// waiting the policy's delay on `clock` first.
+  /// waiting the policy's delay on `clock` first, as long as the retry starts
+  /// within `policy.budget` of the first attempt's start.
   ///
   /// - Throws: The last `CatalogError` when the policy stops; `CancellationError`
   ///   at once when the task is cancelled, during an attempt or a wait.
@@ -48,10 +49,22 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   ) async throws -> Value {
     // TODO: Task 7. Loop: return what operation() returns. On a CatalogError, stop
     // if the task is cancelled or policy.shouldRetry says no; take the delay from
-    // policy.delay(after:attempt:random:) with random(); stop if the waits would
-    // pass policy.budget; sleep on clock; count the attempt. Anything that is not
-    // a CatalogError (CancellationError) goes straight out.
+    // policy.delay(after:attempt:random:) with random(); stop if the retry would
+    // start past policy.budget, timed from the start with startStopwatch(); sleep on
+    // clock; count the attempt. Anything that is not a CatalogError
+    // (CancellationError) goes straight out.
     throw NotDoneYet(
       "Task 7", in: "Docs/06-ErrorMapping.md", "retrying(_:operation:) should run the operation and retry it")
+  }
+
+  /// Finished: a stopwatch started now on `clock`; calling it says how long ago,
+  /// attempts and waits included, on the same clock the waits sleep on.
+  func startStopwatch() -> @Sendable () -> Duration {
+    Self.stopwatch(on: clock)
+  }
+
+  private static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
   }
 }

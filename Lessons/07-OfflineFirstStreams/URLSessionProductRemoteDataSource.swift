@@ -11,7 +11,8 @@ import Foundation
 struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
-  /// Stage 06: the wall-clock time, to measure a `Retry-After` given as a date.
+  /// Stage 06: the wall-clock time, to measure a `Retry-After` given as a date
+  /// when the answer has no `Date` header.
   let now: @Sendable () -> Date
 
   func products(limit: Int, skip: Int) async throws -> ProductPage {
@@ -41,7 +42,9 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
     let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
-    if let failure = CatalogErrorMapper.map(status: http.statusCode, retryAfter: retryAfter, now: now()) {
+    // A Retry-After date is on the server's clock: measure it from the answer's Date, when it has one.
+    let sentAt = http.value(forHTTPHeaderField: "Date").flatMap(CatalogErrorMapper.httpDate) ?? now()
+    if let failure = CatalogErrorMapper.map(status: http.statusCode, retryAfter: retryAfter, now: sentAt) {
       throw failure
     }
     return (data, http)

@@ -138,6 +138,7 @@ final class ProductListViewModel {
       switch error {
       case .offline: "You're offline, or this network needs you to sign in. Check your connection and try again."
       case .timedOut: "The catalog is taking too long to answer. Try again."
+      case .connectionLost: "The connection to the catalog was lost. Try again."
       case .insecureConnection: "A secure connection to the catalog couldn't be made. Check the network you're on."
       case .notFound: "This product is no longer in the catalog."
       case .unauthorized: "Your session has ended. Sign in again to see the catalog."
@@ -155,22 +156,41 @@ final class ProductListViewModel {
     return FailureMessage(text: text, offersRetry: error.isRetryable)
   }
 
-  /// What the screen says above products the cache showed because the network failed with `error`.
+  /// What the screen says above products the cache showed because the network
+  /// failed with `error`: the real cause, and that the products are the saved ones.
+  ///
+  /// The repository falls back only when `error.allowsCachedFallback`; the
+  /// refusals get a plain line all the same, so no error is without one.
   static func notice(for error: CatalogError) -> String {
-    switch error {
-    case .offline: "You're offline. Showing the products saved on this device."
+    let saved = "Showing the products saved on this device."
+    return switch error {
+    case .offline: "You're offline. \(saved)"
+    case .timedOut: "The catalog is taking too long to answer. \(saved)"
+    case .connectionLost: "The connection to the catalog was lost. \(saved)"
+    case .insecureConnection: "A secure connection to the catalog couldn't be made. \(saved)"
     case .rateLimited(let retryAfter): "Too many requests. Showing saved products; try again \(Self.wait(retryAfter))."
-    default: "The catalog couldn't be reached. Showing the products saved on this device."
+    case .server: "The catalog is having trouble. \(saved)"
+    case .invalidData: "The catalog sent data this app can't read. \(saved)"
+    case .storage, .notFound, .unauthorized, .rejected, .nothingCached: saved
     }
   }
 
-  /// "in 30 seconds", "in 2 minutes" (whole minutes, rounded up), or "in a moment" without a time.
+  /// "in 30 seconds", "in 2 minutes", "in 3 hours", "in 2 days" (whole units,
+  /// rounded up), or "in a moment" without a time.
   static func wait(_ duration: Duration?) -> String {
     guard let duration, duration > .zero else { return "in a moment" }
     let (seconds, fraction) = duration.components
-    let total = seconds + (fraction > 0 ? 1 : 0)
-    if total < 60 { return "in \(total) second\(total == 1 ? "" : "s")" }
-    let minutes = (total + 59) / 60
-    return "in \(minutes) minute\(minutes == 1 ? "" : "s")"
+    // Rounded up without overflowing, however long the wait.
+    let total = fraction > 0 && seconds < .max ? seconds + 1 : seconds
+    func inUnits(_ size: Int64, _ unit: String) -> String {
+      let count = total / size + (total % size > 0 ? 1 : 0)
+      return "in \(count) \(unit)\(count == 1 ? "" : "s")"
+    }
+    switch total {
+    case ..<60: return inUnits(1, "second")
+    case ..<3_600: return inUnits(60, "minute")
+    case ..<86_400: return inUnits(3_600, "hour")
+    default: return inUnits(86_400, "day")
+    }
   }
 }

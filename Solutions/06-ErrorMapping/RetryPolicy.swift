@@ -31,7 +31,8 @@ struct RetryRequest: Sendable, Hashable {
 /// - A server's `Retry-After` replaces the backoff, when it is at most
 ///   `maxRetryAfter`; a longer one ends the retries, so the screen can say when
 ///   to try again instead of holding a spinner.
-/// - All waits together stay within `budget`.
+/// - No retry starts later than `budget` after the first attempt started,
+///   counting the attempts and the waits on the retry loop's clock.
 struct RetryPolicy: Sendable, Hashable {
   /// Attempts in all, the first one included; 1 never retries.
   var maxAttempts: Int
@@ -41,7 +42,8 @@ struct RetryPolicy: Sendable, Hashable {
   var maxDelay: Duration
   /// The longest `Retry-After` honoured; a longer one is not waited for.
   var maxRetryAfter: Duration
-  /// The longest time all the waits together may take.
+  /// The longest time from the first attempt's start to a retry's start, attempts
+  /// and waits together: a retry that would start later is not made.
   var budget: Duration
 
   /// - Precondition: `maxAttempts >= 1` and no duration is negative.
@@ -61,7 +63,9 @@ struct RetryPolicy: Sendable, Hashable {
 
   /// The app's policy: 3 attempts, so two waits under ceilings of 0.5 s and 1 s
   /// (the 4 s cap matters only with more attempts), a `Retry-After` up to 10 s,
-  /// 10 s of waiting in all. A person watching a spinner gives up long before a minute.
+  /// and no retry that starts more than 10 s after the first attempt did: a
+  /// request that timed out after 15 s is not sent again. A person watching a
+  /// spinner gives up long before a minute.
   static let standard = RetryPolicy(
     maxAttempts: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(4), maxRetryAfter: .seconds(10),
     budget: .seconds(10))

@@ -37,15 +37,16 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   // MARK: Task 7: retry around the remote source
 
   /// Runs `operation`, and runs it again after each failure the policy retries,
-  /// waiting the policy's delay on `clock` first.
+  /// waiting the policy's delay on `clock` first, as long as the retry starts
+  /// within `policy.budget` of the first attempt's start.
   ///
   /// - Throws: The last `CatalogError` when the policy stops; `CancellationError`
   ///   at once when the task is cancelled, during an attempt or a wait.
   func retrying<Value: Sendable>(
     _ request: RetryRequest, operation: @Sendable () async throws -> Value
   ) async throws -> Value {
+    let elapsed = startStopwatch()
     var attempt = 1
-    var waited = Duration.zero
     while true {
       do {
         return try await operation()
@@ -53,11 +54,21 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
         try Task.checkCancellation()
         guard policy.shouldRetry(error, attempt: attempt, request: request) else { throw error }
         let delay = policy.delay(after: error, attempt: attempt, random: random())
-        guard waited + delay <= policy.budget else { throw error }
+        guard elapsed() + delay <= policy.budget else { throw error }
         try await clock.sleep(for: delay)
-        waited += delay
         attempt += 1
       }
     }
+  }
+
+  /// Finished: a stopwatch started now on `clock`; calling it says how long ago,
+  /// attempts and waits included, on the same clock the waits sleep on.
+  func startStopwatch() -> @Sendable () -> Duration {
+    Self.stopwatch(on: clock)
+  }
+
+  private static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
   }
 }

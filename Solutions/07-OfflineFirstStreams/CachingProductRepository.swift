@@ -6,6 +6,8 @@ import Foundation
 /// - Memory answers repeat reads without touching the disk store.
 /// - A network answer is written through to memory and disk; a failed disk write
 ///   is reported through `diagnostics`, never thrown.
+/// - Stage 06: a cached value stands in for a failed network only when the
+///   failure allows it (`CatalogError.allowsCachedFallback`): never for a refusal.
 /// - Concurrent identical network requests share one call (`RequestCoalescer`).
 /// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
 actor CachingProductRepository: ProductRepository {
@@ -32,7 +34,8 @@ actor CachingProductRepository: ProductRepository {
 
   // The memory tier.
   private var memoryList: CacheEntry<[Product]>?
-  private var memoryProducts: [Int: CacheEntry<Product>] = [:]
+  // At most `memoryCapacity` products; the least recently used goes first.
+  private var memoryProducts: ProductMemory
 
   /// The network requests in flight; not private, so tests can wait for callers to join.
   let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
@@ -45,18 +48,22 @@ actor CachingProductRepository: ProductRepository {
   ///   - lifetimes: The soft and hard ages of each kind of data.
   ///   - now: The current wall-clock time.
   ///   - diagnostics: Hears what went wrong without failing the call.
+  ///   - memoryCapacity: How many products the memory tier keeps at most; past
+  ///     it, the least recently used one leaves memory (the disk still has it).
   init(
     remote: any ProductRemoteDataSource,
     store: any ProductCacheStore,
     lifetimes: CacheLifetimes = .standard,
     now: @escaping @Sendable () -> Date,
-    diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in }
+    diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in },
+    memoryCapacity: Int = 1_000
   ) {
     self.remote = remote
     self.store = store
     self.lifetimes = lifetimes
     self.now = now
     self.diagnostics = diagnostics
+    self.memoryProducts = ProductMemory(capacity: memoryCapacity)
   }
 
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
@@ -183,7 +190,7 @@ actor CachingProductRepository: ProductRepository {
       do {
         return Self.fromNetwork(try await fetch(true))
       } catch {
-        guard !(error is CancellationError), !Task.isCancelled else { throw error }
+        guard !(error is CancellationError), !Task.isCancelled, Self.allowsFallback(after: error) else { throw error }
         guard var fallback = try await servable(cached, maxAge: maxAge) else { throw error }
         fallback.isStale = true
         fallback.networkError = error as? CatalogError  // Stage 06: the screen says why.
@@ -195,7 +202,9 @@ actor CachingProductRepository: ProductRepository {
       do {
         return Self.fromNetwork(try await fetch(true))
       } catch {
-        guard !(error is CancellationError), !Task.isCancelled, var usable else { throw error }
+        guard !(error is CancellationError), !Task.isCancelled, Self.allowsFallback(after: error), var usable else {
+          throw error
+        }
         usable.networkError = error as? CatalogError  // Stage 06: the screen says why.
         return usable
       }
@@ -206,6 +215,13 @@ actor CachingProductRepository: ProductRepository {
       }
       return Self.fromNetwork(try await fetch(true))
     }
+  }
+
+  /// Stage 06: whether the cache may answer for a network that failed with
+  /// `error`: not when the catalog refused (401, 403, 404, another 4xx), which
+  /// is an answer the cache must not contradict.
+  private static func allowsFallback(after error: any Error) -> Bool {
+    (error as? CatalogError)?.allowsCachedFallback ?? true
   }
 
   /// The cached value as an answer, unless it is missing or past its hard age.
@@ -272,5 +288,44 @@ actor CachingProductRepository: ProductRepository {
     let entry = CacheEntry(value: product, fetchedAt: now())
     if storing { try await remember(product: entry) }
     return entry
+  }
+}
+
+/// The memory tier's products: at most `capacity`, and when one more arrives,
+/// the least recently used one leaves. Reading an entry counts as a use.
+///
+/// A list of 30 and a few opened products fit many times over; the bound is for
+/// an app that browses thousands. Eviction scans the entries, which is fine for
+/// a bound of a thousand; a larger one wants a linked list or `NSCache`.
+struct ProductMemory: Sendable {
+  let capacity: Int
+  private var entries: [Int: (entry: CacheEntry<Product>, lastUse: UInt64)] = [:]
+  private var uses: UInt64 = 0
+
+  /// - Precondition: `capacity >= 0`; 0 keeps nothing in memory.
+  init(capacity: Int) {
+    precondition(capacity >= 0, "a memory tier can't hold \(capacity) products")
+    self.capacity = capacity
+  }
+
+  /// The entry for the product `id`, or `nil`; reading it or setting it is a use.
+  subscript(id: Int) -> CacheEntry<Product>? {
+    mutating get {
+      guard let found = entries[id] else { return nil }
+      uses += 1
+      entries[id] = (found.entry, uses)
+      return found.entry
+    }
+    set {
+      guard let newValue else {
+        entries[id] = nil
+        return
+      }
+      uses += 1
+      entries[id] = (newValue, uses)
+      while entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        entries[oldest.key] = nil
+      }
+    }
   }
 }

@@ -12,6 +12,9 @@ enum CatalogError: Error, Sendable, Equatable {
   case offline
   /// The catalog did not answer in time.
   case timedOut
+  /// The connection closed before the answer was complete: a body cut short, an
+  /// empty reply, a reset. The request may or may not have reached the catalog.
+  case connectionLost
   /// A secure connection could not be made: a bad certificate, a wrong device
   /// clock, or something in the middle of the connection.
   case insecureConnection
@@ -52,15 +55,29 @@ enum CatalogError: Error, Sendable, Equatable {
 
   /// Whether the same request, sent again later, may succeed.
   ///
-  /// Transient failures are: offline, timed out, rate limited, a busy database,
+  /// Transient failures are: offline, timed out, a lost connection, rate limited, a busy database,
   /// and the server errors that mean "not now" (500, 502, 503, 504). Everything
   /// else fails the same way every time: retrying only costs the user time.
   var isRetryable: Bool {
     switch self {
-    case .offline, .timedOut, .rateLimited: true
+    case .offline, .timedOut, .connectionLost, .rateLimited: true
     case .server(let status, _): [500, 502, 503, 504].contains(status)
     case .storage(let failure): failure == .busy
     case .insecureConnection, .notFound, .unauthorized, .rejected, .invalidData, .nothingCached: false
+    }
+  }
+
+  /// Whether products saved on the device may stand in for the answer this error replaced.
+  ///
+  /// A refusal is an answer: 401 and 403 say this person may not see it, 404 and
+  /// 410 say it is gone, another 4xx says the request is wrong. Showing saved
+  /// products then would contradict the catalog. Every other failure says
+  /// nothing about what is saved: the catalog was not reached, was too slow,
+  /// failed, or sent something that is not an answer.
+  var allowsCachedFallback: Bool {
+    switch self {
+    case .offline, .timedOut, .connectionLost, .insecureConnection, .rateLimited, .server, .invalidData, .storage: true
+    case .notFound, .unauthorized, .rejected, .nothingCached: false
     }
   }
 

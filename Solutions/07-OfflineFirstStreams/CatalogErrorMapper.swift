@@ -17,22 +17,30 @@ enum CatalogErrorMapper {
   ///
   /// | `URLError.Code` | `CatalogError` |
   /// |---|---|
-  /// | `notConnectedToInternet`, `networkConnectionLost`, `cannotFindHost`, `cannotConnectToHost`, `dnsLookupFailed`, `internationalRoamingOff`, `dataNotAllowed`, `callIsActive` | `.offline` |
+  /// | `notConnectedToInternet`, `cannotFindHost`, `cannotConnectToHost`, `dnsLookupFailed`, `internationalRoamingOff`, `dataNotAllowed`, `callIsActive` | `.offline` |
   /// | `timedOut` | `.timedOut` |
+  /// | `networkConnectionLost`, `unknown`, `badServerResponse` | `.connectionLost` |
   /// | `secureConnectionFailed`, `serverCertificate…`, `clientCertificate…` | `.insecureConnection` |
   /// | `userAuthenticationRequired`, `userCancelledAuthentication` | `.unauthorized` |
-  /// | `badServerResponse`, `cannotParseResponse`, `zeroByteResource`, `cannotDecode…`, anything else | `.invalidData` |
+  /// | `cannotParseResponse`, `zeroByteResource`, `cannotDecode…`, anything else | `.invalidData` |
+  ///
+  /// A connection cut short is reported differently by each Foundation: Apple's
+  /// says `networkConnectionLost`; swift-corelibs-foundation, on Linux, says
+  /// `unknown` (-1) or `badServerResponse` (-1011) for a body cut short, an empty
+  /// reply or a reset. All three are a lost connection, which a retry may cure.
   ///
   /// - Throws: `CancellationError` for `.cancelled`: cancellation is not a failure.
   static func map(_ error: URLError) throws -> CatalogError {
     switch error.code {
     case .cancelled:
       throw CancellationError()
-    case .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed,
-      .internationalRoamingOff, .dataNotAllowed, .callIsActive:
+    case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff,
+      .dataNotAllowed, .callIsActive:
       return .offline
     case .timedOut:
       return .timedOut
+    case .networkConnectionLost, .unknown, .badServerResponse:
+      return .connectionLost
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
       .clientCertificateRequired:
@@ -74,20 +82,33 @@ enum CatalogErrorMapper {
   /// The header is a number of seconds (`120`) or an HTTP-date
   /// (`Wed, 21 Oct 2026 07:28:00 GMT`). A malformed value, a negative number or a
   /// date that is not after `now` gives `nil`: no advice, so the retry policy's
-  /// own backoff decides.
+  /// own backoff decides. A wait too large to represent, or past
+  /// `longestRetryAfter`, is `longestRetryAfter`: very long, not "no advice".
+  ///
+  /// - Parameter now: When the server sent the answer: its `Date` header when it
+  ///   has one (the boundary reads it), so a date is measured on the server's clock.
   static func retryAfter(_ value: String?, now: Date) -> Duration? {
     guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
     if text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-      return Int64(text).map { .seconds($0) }
+      // Only digits: Int64 fails only for a number too large for it.
+      guard let seconds = Int64(text), seconds < longestRetryAfter.components.seconds else { return longestRetryAfter }
+      return .seconds(seconds)
     }
     guard let date = httpDate(text) else { return nil }
     let wait = date.timeIntervalSince(now)
     guard wait > 0 else { return nil }
+    guard wait < Double(longestRetryAfter.components.seconds) else { return longestRetryAfter }
     return .milliseconds(Int64((wait * 1_000).rounded(.up)))
   }
 
-  /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7).
-  private static func httpDate(_ text: String) -> Date? {
+  /// The longest wait a `Retry-After` is read as: a year. A server that asks for
+  /// longer, or for more seconds than a number can hold, asks for "very long",
+  /// which ends the retries like any wait past `RetryPolicy.maxRetryAfter`.
+  static let longestRetryAfter = Duration.seconds(365 * 86_400)
+
+  /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7), as in
+  /// `Retry-After` and in a response's `Date`.
+  static func httpDate(_ text: String) -> Date? {
     for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -30,6 +30,28 @@ struct ReadThroughTests {
     #expect(Bool(same(value, firstPage)), guide.task(3, "memory should hold the 30 products read from disk"))
   }
 
+  @Test func memoryDropsTheLeastRecentlyUsedProductPastItsCapacity() async throws {
+    let now = TestNow()
+    let disk = InMemoryProductCacheStore()
+    for product in firstPage.prefix(3) { await disk.saveProduct(product, fetchedAt: now.date) }
+    let repository = CachingProductRepository(
+      remote: SpyProductRemoteDataSource(answer: .success(firstPage)), store: disk, lifetimes: testLifetimes,
+      now: now.provider, memoryCapacity: 2)
+    let ids = [1, 2, 1, 3, 2, 3].map { firstPage[$0 - 1].id }
+    let origins = try await guide.attempt(3, "cachedProduct(id:) should read memory, then disk") {
+      var origins: [String] = []
+      for id in ids { origins.append((try await repository.cachedProduct(id: id)?.origin).map { "\($0)" } ?? "nil") }
+      return origins
+    }
+    let expected = ["disk", "disk", "memory", "disk", "disk", "memory"]
+    #expect(
+      origins == expected,
+      guide.task(
+        3,
+        "with memoryCapacity 2, reading products \(ids): the third product pushes out the least recently used one (the second; the first was just read again), and the second, read again, pushes out the first: origins \(expected), got \(origins) (keep products in memory with keepInMemory(product:), which keeps the bound)"
+      ))
+  }
+
   @Test func readingKeepsTheFetchTime() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)

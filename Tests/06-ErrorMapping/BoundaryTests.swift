@@ -32,6 +32,10 @@ struct BoundaryTests {
     (
       .status(429, headers: ["Retry-After": "Thu, 01 Jan 2026 00:01:30 GMT"]), .rateLimited(retryAfter: .seconds(90)), 3
     ),
+    (
+      .status(429, headers: ["Retry-After": "99999999999999999999"]),
+      .rateLimited(retryAfter: CatalogErrorMapper.longestRetryAfter), 3
+    ),
     (.status(500), .server(status: 500), 3),
     (.status(503, headers: ["Retry-After": "5"]), .server(status: 503, retryAfter: .seconds(5)), 3),
     (.nonJSONBody, .offline, 3),
@@ -98,6 +102,21 @@ struct BoundaryTests {
         task,
         "with the fault \(fault), every public repository call should throw \(Self.expectedText(expected)); \(said.joined(separator: "; "))",
         blaming: wrong.map { "\($0.outcome)" }.joined()))
+  }
+
+  @Test func aRetryAfterDateIsMeasuredOnTheServersClock() async {
+    // The device's clock (testNow, 00:00:00) is an hour behind the server's, whose
+    // answer says it was sent at 01:00:00 and asks to come back at 01:01:30.
+    let api = FakeCatalogAPI()
+    let headers = ["Retry-After": "Thu, 01 Jan 2026 01:01:30 GMT", "Date": "Thu, 01 Jan 2026 01:00:00 GMT"]
+    api.inject(.status(429, headers: headers))
+    let outcome = await Result { try await Self.repository(over: api).products(policy: .networkOnly) }
+    #expect(
+      outcome.failure as? CatalogError == .rateLimited(retryAfter: .seconds(90)),
+      guide.task(
+        3,
+        "a 429 sent at 01:00:00 by the server's Date header, asking for 01:01:30: 90 s, measured on the server's clock, whatever the device's says (00:00:00 here); got \(brief(outcome)) (the boundary hands the Date header's time to map(status:retryAfter:now:) as now)",
+        blaming: outcome))
   }
 
   /// The first fixture record with `change` applied, as the body of a one-product page.

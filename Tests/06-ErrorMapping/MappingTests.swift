@@ -20,6 +20,7 @@ struct CatalogErrorTests {
   static let retryable: [(CatalogError, Bool)] = [
     (.offline, true),
     (.timedOut, true),
+    (.connectionLost, true),
     (.rateLimited(retryAfter: nil), true),
     (.rateLimited(retryAfter: .seconds(5)), true),
     (.server(status: 500), true),
@@ -47,6 +48,32 @@ struct CatalogErrorTests {
       error.isRetryable == expected,
       guide.task(1, "\(error).isRetryable should be \(expected), got \(error.isRetryable)"))
   }
+
+  /// Whether saved products may stand in for the answer: never for a refusal.
+  static let standsIn: [(CatalogError, Bool, String)] = [
+    (.offline, true, "the catalog was not reached"),
+    (.timedOut, true, "the catalog was too slow"),
+    (.connectionLost, true, "the answer was cut short"),
+    (.insecureConnection, true, "the network can't be trusted, what was saved can"),
+    (.rateLimited(retryAfter: .seconds(5)), true, "the catalog asked for patience"),
+    (.server(status: 503), true, "the catalog failed"),
+    (.server(status: 501), true, "the catalog failed, the same way every time"),
+    (.invalidData("products[0].price: expected Decimal"), true, "the catalog sent something that is not an answer"),
+    (.unauthorized, false, "401 or 403: this person may not see the catalog now"),
+    (.notFound, false, "404: the product is gone"),
+    (.rejected(status: 422), false, "422: the request is refused"),
+    (.rejected(status: 400), false, "400: the request is refused"),
+  ]
+
+  @Test(arguments: standsIn)
+  func saysWhetherSavedProductsMayStandIn(error: CatalogError, expected: Bool, why: String) {
+    #expect(
+      error.allowsCachedFallback == expected,
+      guide.task(
+        1,
+        "\(error).allowsCachedFallback should be \(expected) (\(why)): a refusal is an answer that saved products must not contradict; got \(error.allowsCachedFallback)"
+      ))
+  }
 }
 
 /// Task 2: every URLError code the app can meet has one domain error; cancellation stays cancellation.
@@ -54,7 +81,6 @@ struct CatalogErrorTests {
 struct URLErrorMappingTests {
   static let table: [(String, URLError.Code, CatalogError)] = [
     ("notConnectedToInternet", .notConnectedToInternet, .offline),
-    ("networkConnectionLost", .networkConnectionLost, .offline),
     ("cannotFindHost", .cannotFindHost, .offline),
     ("cannotConnectToHost", .cannotConnectToHost, .offline),
     ("dnsLookupFailed", .dnsLookupFailed, .offline),
@@ -81,7 +107,27 @@ struct URLErrorMappingTests {
       guide.task(2, "URLError(.\(name)) should map to .\(expected), got \(outcome)", blaming: outcome))
   }
 
-  @Test(arguments: [URLError.Code.badServerResponse, .cannotParseResponse, .zeroByteResource, .badURL])
+  /// A connection cut short, as each Foundation reports it: Apple's says
+  /// networkConnectionLost; swift-corelibs-foundation says unknown (-1) or
+  /// badServerResponse (-1011) for a body cut short, an empty reply or a reset.
+  static let lostConnections: [(String, URLError.Code)] = [
+    ("networkConnectionLost (Apple)", .networkConnectionLost),
+    ("unknown (Linux: a body cut short)", .unknown),
+    ("badServerResponse (Linux: an empty reply or a reset)", .badServerResponse),
+  ]
+
+  @Test(arguments: lostConnections)
+  func aConnectionCutShortIsLostOnEveryPlatform(name: String, code: URLError.Code) {
+    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    #expect(
+      (try? outcome.get()) == .connectionLost,
+      guide.task(
+        2,
+        "URLError code \(code.rawValue), \(name), is a connection that closed before the answer was complete: .connectionLost, which a retry may cure, not .invalidData; got \(outcome)",
+        blaming: outcome))
+  }
+
+  @Test(arguments: [URLError.Code.cannotParseResponse, .zeroByteResource, .badURL])
   func aResponseTheAppCannotUseIsInvalidData(code: URLError.Code) {
     let outcome = Result { try Mapper.urlError(URLError(code)) }
     let isInvalidData =
@@ -144,7 +190,11 @@ struct HTTPMappingTests {
     ("-5", nil, "a negative number"),
     ("1.5", nil, "a fraction"),
     ("", nil, "empty"),
-    ("99999999999999999999999", nil, "a number too large to mean anything"),
+    ("99999999999999999999999", CatalogErrorMapper.longestRetryAfter, "too large for Int64: very long, not no advice"),
+    (
+      "9223372036854775807", CatalogErrorMapper.longestRetryAfter, "Int64.max seconds: past the longest wait, very long"
+    ),
+    ("Fri, 31 Dec 9999 23:59:59 GMT", CatalogErrorMapper.longestRetryAfter, "a date in the year 9999: very long"),
     (nil, nil, "no header"),
   ]
 

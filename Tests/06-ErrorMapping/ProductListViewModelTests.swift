@@ -14,7 +14,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ProductListViewModelTests {
   nonisolated static let every: [CatalogError] = [
-    .offline, .timedOut, .insecureConnection, .notFound, .unauthorized,
+    .offline, .timedOut, .connectionLost, .insecureConnection, .notFound, .unauthorized,
     .rateLimited(retryAfter: .seconds(120)), .rateLimited(retryAfter: nil),
     .rejected(status: 409), .server(status: 503), .server(status: 501),
     .invalidData("products[3].price: expected Decimal"),
@@ -54,15 +54,15 @@ struct ProductListViewModelTests {
 
   @Test func differentTroublesReadDifferently() {
     let kinds: [CatalogError] = [
-      .offline, .timedOut, .notFound, .unauthorized, .rateLimited(retryAfter: nil), .server(status: 503),
-      .invalidData("x"), .storage(.full), .nothingCached,
+      .offline, .timedOut, .connectionLost, .notFound, .unauthorized, .rateLimited(retryAfter: nil),
+      .server(status: 503), .invalidData("x"), .storage(.full), .nothingCached,
     ]
     let texts = kinds.map { ProductListViewModel.message(for: $0).text }
     #expect(
       Set(texts).count == kinds.count && !texts.contains { $0.contains("Not done yet") },
       guide.task(
         5,
-        "offline, timed out, not found, unauthorized, rate limited, server, invalid data, disk full and nothing cached each need their own sentence, got \(texts)",
+        "offline, timed out, connection lost, not found, unauthorized, rate limited, server, invalid data, disk full and nothing cached each need their own sentence, got \(texts)",
         blaming: texts))
   }
 
@@ -104,6 +104,34 @@ struct ProductListViewModelTests {
         5,
         "offline with a cached list, the screen shows the 30 products and a notice that says offline; got \(brief(viewModel.state)), notice \(String(describing: viewModel.notice))",
         blaming: notice))
+  }
+
+  /// The failures that let saved products stand in, and whether the catalog was reached.
+  nonisolated static let fallbacks: [(CatalogError, Bool)] = [
+    (.offline, false), (.timedOut, false), (.connectionLost, false), (.insecureConnection, false),
+    (.rateLimited(retryAfter: nil), true), (.server(status: 503), true), (.invalidData("products[0].price"), true),
+  ]
+
+  @Test func eachNoticeNamesItsCause() {
+    let notices = Self.fallbacks.map { ProductListViewModel.notice(for: $0.0) }
+    var problems: [String] = []
+    if Set(notices).count != notices.count { problems.append("some of them read the same") }
+    for ((error, reached), notice) in zip(Self.fallbacks, notices) {
+      let text = notice.lowercased()
+      if reached, text.contains("offline") || text.contains("couldn't be reached") || text.contains("can't be reached")
+      {
+        problems.append("\(error): the catalog answered, yet \"\(notice)\" says it was not reached")
+      }
+      for word in Self.internals where notice.contains(word) {
+        problems.append("\(error): \"\(notice)\" shows \(word)")
+      }
+    }
+    #expect(
+      problems.isEmpty && !notices.contains { $0.contains("Not done yet") },
+      guide.task(
+        5,
+        "notice(for:) should name the real cause above saved products, one line per cause (offline, too slow, connection lost, insecure, rate limited, the catalog's trouble, unreadable data); got \(notices): \(problems.joined(separator: "; "))",
+        blaming: notices))
   }
 
   @Test func aFreshAnswerClearsTheNotice() async {

@@ -1,7 +1,12 @@
 import CourseClock
+import Foundation
 import StageTesting
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 #if SOLUTION
   @testable import Solution06
@@ -138,8 +143,10 @@ struct RetryingTests {
     for _ in 1...20 {
       guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
       sleeps += 1
-      // The longest wait the policy allows, so one advance ends one sleep, whatever its length.
-      rig.clock.advance(by: .seconds(8))
+      // Each wait exactly, so the clock shows what the loop waited: the budget counts
+      // from the first attempt on this clock. Then the longest wait the policy allows.
+      let waits: [Duration] = [.milliseconds(990), .milliseconds(1_980), .milliseconds(3_960)]
+      rig.clock.advance(by: sleeps <= waits.count ? waits[sleeps - 1] : .seconds(8))
     }
     read.cancel()
     let outcome = await read.result
@@ -148,6 +155,68 @@ struct RetryingTests {
       guide.task(
         7,
         "with a 3 s budget, waits of 990 ms and 1,980 ms fit and 3,960 ms does not: 3 attempts and 2 sleeps on the clock, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s) and \(sleeps) sleep(s) on the clock\(Self.clockNote(sleeps: sleeps))",
+        blaming: outcome))
+  }
+
+  @Test func theBudgetCountsTheAttemptsToo() async {
+    guard Self.ready(7) else { return }
+    // Each attempt takes 4 s on the clock, then fails with a 503; random 0.5 waits 500 ms, 1 s, then 2 s.
+    // Attempts start at 0, 4.5 and 9.5 s; the fourth would start at 15.5 s, past the 10 s budget,
+    // though the waits alone (3.5 s) are well inside it.
+    let policy = RetryPolicy(
+      maxAttempts: 4, baseDelay: .seconds(1), maxDelay: .seconds(8), maxRetryAfter: .seconds(10),
+      budget: .seconds(10))
+    let rig = Rig([.success(firstPage)], policy: policy, random: [0.5])
+    let attempts = Mutex(0)
+    let clock = rig.clock
+    let read = Task {
+      try await rig.retrying.retrying(.get) { () async throws -> Int in
+        attempts.withLock { $0 += 1 }
+        try await clock.sleep(for: .seconds(4))
+        throw CatalogError.server(status: 503)
+      }
+    }
+    for step in [Duration.seconds(4), .milliseconds(500), .seconds(4), .seconds(1), .seconds(4)] {
+      guard await rig.clock.waitForSleepers(count: 1, whileRunning: read) else { break }
+      rig.clock.advance(by: step)
+    }
+    let outcome = await Self.settle(read, on: rig.clock)
+    let count = attempts.withLock { $0 }
+    #expect(
+      outcome.failure as? CatalogError == .server(status: 503) && count == 3 && rig.clock.now.offset == .seconds(13.5),
+      guide.task(
+        7,
+        "the budget is the whole call, attempts and waits, on the clock: attempts of 4 s each start at 0, 4.5 and 9.5 s, and the fourth, at 15.5 s, would be past the 10 s budget: 3 attempts, then server(503) at 13.5 s; got \(brief(outcome)) after \(count) attempt(s), clock at \(rig.clock.now.offset) (measure with startStopwatch(), not by adding up the waits)",
+        blaming: outcome))
+  }
+
+  @Test func aLostConnectionIsRetriedWithTheSameKey() async {
+    let mapped = Result { try Mapper.urlError(URLError(.unknown)) }
+    guard (try? mapped.get()) == .connectionLost else {
+      Issue.record(
+        guide.task(
+          2,
+          "finish this task first; Task 7's test needs URLError(.unknown), Linux's report of a body cut short, mapped to .connectionLost; got \(mapped)",
+          blaming: mapped))
+      return
+    }
+    guard Self.ready(7) else { return }
+    // Linux's report of a body cut short, through the mapper, on every attempt of a keyed POST.
+    let rig = Rig([.success(firstPage)], random: [0])
+    let keys = Mutex<[String]>([])
+    let request = RetryRequest(method: "POST", idempotencyKey: "edit-42")
+    let outcome = await Self.run(on: rig.clock) {
+      try await rig.retrying.retrying(request) { () throws -> Int in
+        keys.withLock { $0.append(request.idempotencyKey ?? "none") }
+        throw try Mapper.urlError(URLError(.unknown))
+      }
+    }
+    let sent = keys.withLock { $0 }
+    #expect(
+      outcome.failure as? CatalogError == .connectionLost && sent == Array(repeating: "edit-42", count: 4),
+      guide.task(
+        7,
+        "a connection cut short (URLError -1 on Linux) is .connectionLost, which is retried: a keyed POST is sent 4 times, each with its key edit-42, then .connectionLost; got \(brief(outcome)) after \(sent.count) attempt(s) with keys \(sent)",
         blaming: outcome))
   }
 

@@ -157,16 +157,11 @@ enum LatestSolution {
 
   /// A connection that closed halfway through the body it promised.
   ///
-  /// Apple's URLSession reports `networkConnectionLost`, which the mapper calls
-  /// `.offline`. swift-corelibs-foundation reports libcurl's "partial file" as
-  /// `URLError(.unknown)` (-1), which the mapper's table does not list, so on
-  /// Linux it becomes `.invalidData` naming the code.
+  /// Apple's URLSession reports `networkConnectionLost`; swift-corelibs-foundation
+  /// reports libcurl's "partial file" as `URLError(.unknown)` (-1). Stage 06's
+  /// mapper calls both `.connectionLost`, which the retry policy retries.
   static func isCutMidBody(_ error: any Error) -> Bool {
-    switch error as? CatalogError {
-    case .offline?: true
-    case .invalidData(let text)?: text.contains("\(URLError.Code.unknown.rawValue)")
-    default: false
-    }
+    error as? CatalogError == .connectionLost
   }
 
   /// A 200 with an HTML page: a captive portal stands between the device and the catalog.
