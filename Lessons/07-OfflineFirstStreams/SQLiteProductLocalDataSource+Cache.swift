@@ -30,6 +30,38 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
     );
     """
 
+  /// Stage 06. Migration 4: a product in a cached list can be deleted, and leaves the list.
+  ///
+  /// Migration 3 shipped `cached_list_items.product_id` without `ON DELETE`, so
+  /// with foreign keys on, deleting a product that a cached list holds failed.
+  /// Migration 3 has run on devices; it stays as it shipped. SQLite cannot change
+  /// a foreign key in place, so the table is rebuilt (sqlite.org/lang_altertable.html,
+  /// "other kinds of table schema changes"): a new table with the new key, the
+  /// rows copied, the old table dropped, the new one renamed, the keys checked.
+  /// Only the referencing table changes, so foreign keys can stay on, and the
+  /// migration runs in `migrate(_:)`'s transaction: all of it, or none.
+  static func migrateToVersion4(_ database: SQLiteConnection) throws {
+    try database.execute(version4)
+    let broken = try database.prepare("PRAGMA foreign_key_check(cached_list_items)").query { $0.text(at: 0) }
+    guard broken.isEmpty else {
+      throw SQLiteError(
+        code: .constraint, message: "migration 4 left \(broken.count) cached list item(s) without their product")
+    }
+  }
+
+  private static let version4 = """
+    CREATE TABLE cached_list_items_new (
+      list_name TEXT NOT NULL REFERENCES cached_lists (name) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      product_id INTEGER NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+      PRIMARY KEY (list_name, position)
+    );
+    INSERT INTO cached_list_items_new (list_name, position, product_id)
+      SELECT list_name, position, product_id FROM cached_list_items;
+    DROP TABLE cached_list_items;
+    ALTER TABLE cached_list_items_new RENAME TO cached_list_items;
+    """
+
   /// The name the first page is cached under.
   static let firstPage = "first-page"
 

@@ -47,6 +47,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
         """),
     // Stage 05. Version 3: the cache remembers when each product and each list was fetched.
     SQLiteMigration(version: 3, apply: migrateToVersion3),
+    // Stage 06. Version 4: deleting a product takes it out of the cached lists.
+    SQLiteMigration(version: 4, apply: migrateToVersion4),
   ]
 
   // Stage 05: not private, so SQLiteProductLocalDataSource+Cache.swift can reuse it.
