@@ -9,7 +9,7 @@ import LessonSupport
 /// the observers (`commit(_:)`), so a screen shows what the database holds,
 /// whoever changed it: a refresh, a page, the user, or the sync engine.
 /// It opens the same database file as stage 04's `SQLiteProductLocalDataSource`
-/// and adds migration 4 to its history.
+/// and adds migrations 5 and 6 to its history.
 actor OfflineProductStore {
   let database: SQLiteConnection
   /// The product list as observers see it.
@@ -27,12 +27,15 @@ actor OfflineProductStore {
     self.makeKey = makeKey
   }
 
-  /// Stage 07's migrations, after stage 05's.
+  /// Stage 07's migrations, after stage 06's four.
+  ///
+  /// Migration 5's tables are created only if missing: a file of this stage's
+  /// first release recorded them as version 4, which is now stage 06's fix of the cache's foreign key.
   static let migrations: [SQLiteMigration] = [
     SQLiteMigration(
-      version: 4,
+      version: 5,
       sql: """
-        CREATE TABLE outbox (
+        CREATE TABLE IF NOT EXISTS outbox (
           sequence INTEGER PRIMARY KEY AUTOINCREMENT,
           idempotency_key TEXT NOT NULL UNIQUE,
           kind TEXT NOT NULL CHECK (kind IN ('add', 'update', 'delete')),
@@ -41,7 +44,7 @@ actor OfflineProductStore {
           edited_at REAL NOT NULL,
           set_aside_reason TEXT
         );
-        CREATE TABLE paging (
+        CREATE TABLE IF NOT EXISTS paging (
           name TEXT PRIMARY KEY,
           next_skip INTEGER NOT NULL,
           total INTEGER NOT NULL
@@ -50,7 +53,7 @@ actor OfflineProductStore {
     // Against a real server: each edit's base version, temporary ids never
     // handed out twice, and the revision a page is checked against.
     SQLiteMigration(
-      version: 5,
+      version: 6,
       sql: """
         ALTER TABLE outbox ADD COLUMN base_version TEXT;
         CREATE TABLE store_counters (

@@ -45,6 +45,8 @@ public final class CatalogResponder: Sendable {
   private let state: Mutex<State>
   private let sleep: @Sendable (Duration) async throws -> Void
   private let keepsRequests: Bool
+  /// The server's wall clock, for the `Date` header of every answer.
+  private let now: @Sendable () -> Date
 
   /// Makes a responder serving `products`.
   ///
@@ -55,8 +57,10 @@ public final class CatalogResponder: Sendable {
   ///   - sleep: Waits out injected latency: a `TestClock` in tests, the real clock in a server.
   public init(
     products: [JSONValue] = ProductFixtures.records, keepsRequests: Bool = true,
+    now: @escaping @Sendable () -> Date = { Date() },
     sleep: @escaping @Sendable (Duration) async throws -> Void
   ) {
+    self.now = now
     self.state = Mutex(State(store: CatalogStore(products: products)))
     self.keepsRequests = keepsRequests
     self.sleep = sleep
@@ -164,7 +168,8 @@ public final class CatalogResponder: Sendable {
     defer { abandon(decision) }
     switch decision.answer {
     case .reply(var reply):
-      reply.headers["Date"] = Self.httpDate(Date())
+      // A fault may bring a Date header of its own, for a server whose clock is off.
+      if reply.headers["Date"] == nil { reply.headers["Date"] = Self.httpDate(now()) }
       return .reply(reply)
     case let other: return other
     }

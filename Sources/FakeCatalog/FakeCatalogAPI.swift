@@ -38,7 +38,15 @@ public final class FakeCatalogAPI: Sendable {
   /// - Parameters:
   ///   - products: The records to serve; the 194 real records by default.
   ///   - clock: The clock that injected latency waits on.
-  public init(products: [JSONValue] = ProductFixtures.records, clock: TestClock = TestClock()) {
+  /// - Parameters:
+  ///   - products: The records it starts with.
+  ///   - clock: What its latency waits on.
+  ///   - now: The server's wall clock, for the `Date` header of every answer;
+  ///     a test passes its own `now` so that dates in headers line up with it.
+  public init(
+    products: [JSONValue] = ProductFixtures.records, clock: TestClock = TestClock(),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
     // Before this API, or anything else, makes a session; see SharedSessionTrap.
     SharedSessionTrap.install()
     let host = FakeCatalogRegistry.makeHost()
@@ -47,7 +55,7 @@ public final class FakeCatalogAPI: Sendable {
     }
     self.baseURL = baseURL
     self.clock = clock
-    self.responder = CatalogResponder(products: products, sleep: { try await clock.sleep(for: $0) })
+    self.responder = CatalogResponder(products: products, now: now, sleep: { try await clock.sleep(for: $0) })
     let configuration = URLSessionConfiguration.ephemeral
     configuration.protocolClasses = [FakeCatalogURLProtocol.self]
     self.session = URLSession(configuration: configuration)

@@ -82,7 +82,8 @@ struct BoundaryTests {
     // One line per fault: the calls that went wrong, grouped by what they gave instead.
     var wrong: [(got: String, names: [String], outcome: Result<Void, any Error>)] = []
     for (name, call) in Self.calls {
-      let api = FakeCatalogAPI()
+      // The catalog's clock agrees with the device's here, so a Retry-After date means what the table says.
+      let api = FakeCatalogAPI(now: testNow)
       api.inject(fault)
       let outcome = await Result { try await call(Self.repository(over: api)) }
       guard !Self.matches(outcome.failure, expected) else { continue }
