@@ -10,7 +10,7 @@ import Foundation
 /// The finished app of stage 07, run as a narrated script: load, go offline,
 /// edit offline, come back online and watch the outbox sync.
 ///
-/// It uses Solution07's own types, wired as the app's composition root would:
+/// It uses Solution07's composition root, `OfflineAppDependencies`:
 /// `OfflineFirstProductRepository` over an `OfflineProductStore`, and a
 /// `ProductSyncEngine` that follows a connectivity stream the script yields into.
 /// Nothing waits for a person: the steps run in a fixed order and end.
@@ -63,19 +63,17 @@ private struct Script {
     let started = ContinuousClock.now
     narrate(.say("The app: Solution07's OfflineFirstProductRepository over an OfflineProductStore (SQLite),"))
     narrate(.say("and a ProductSyncEngine that sends the outbox whenever the device is online."))
-    let store = try OfflineProductStore(path: ":memory:")
-    // The app's read path: stage 06's retries in front of the remote. The jitter
-    // is fixed so the demo takes the same time on every run.
-    let reads = RetryingProductRemoteDataSource(
-      wrapping: network.remote, policy: .standard, clock: ContinuousClock(), random: { 0.2 })
-    let repository = OfflineFirstProductRepository(store: store, remote: reads, now: { Date() })
-    let engine = ProductSyncEngine(store: store, remote: network.remote, clock: ContinuousClock(), random: { 0.2 })
-    var statuses = await engine.statuses().makeAsyncIterator()
+    // The app's composition root, as Solution07 ships it. The jitter is fixed
+    // so the demo takes the same time on every run.
     let (connectivity, device) = AsyncStream.makeStream(of: Bool.self)
-    let engineRun = Task { try await engine.run(connectivity: connectivity) }
+    let app = OfflineAppDependencies(
+      store: try OfflineProductStore(path: ":memory:"), remote: network.remote, connectivity: connectivity,
+      random: { 0.2 })
+    let (store, repository, engine) = (app.store, app.repository, app.engine)
+    var statuses = await engine.statuses().makeAsyncIterator()
     defer {
       device.finish()
-      engineRun.cancel()
+      app.shutDown()
     }
     var screen = try await repository.observe().makeAsyncIterator()
 
@@ -184,7 +182,7 @@ private struct Script {
     narrate(.milestone(.refreshedAfterSync(title: title)))
 
     device.finish()
-    try await engineRun.value
+    await app.engineStopped()
     narrate(.say("The connectivity stream ended; the engine stopped and finished its status stream."))
     narrate(.say("Done in \(Self.seconds(since: nil, plus: ContinuousClock.now - started))."))
     narrate(.milestone(.finished))

@@ -1,0 +1,91 @@
+import CourseSQLite
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The offline app's composition root: store, repository, sync engine and
+/// connectivity, wired in one place, with the engine's task owned here.
+///
+/// ```swift
+/// let app = try OfflineAppDependencies.live(databasePath: path, connectivity: monitor.updates)
+/// let model = app.makeProductListViewModel()
+/// ```
+///
+/// The engine runs from `init` until `shutDown()` or until this value goes away,
+/// so nothing else has to keep a task alive or remember to cancel it.
+final class OfflineAppDependencies: Sendable {
+  /// What screens use.
+  let repository: any OfflineProductRepository
+  /// The source of truth, for a screen that shows paging or the outbox.
+  let store: OfflineProductStore
+  /// The sync engine, for its statuses and conflicts.
+  let engine: ProductSyncEngine
+  private let engineRun: Task<Void, any Error>
+
+  /// Wires the app over one store and one catalog, and starts the engine.
+  ///
+  /// - Parameters:
+  ///   - store: The source of truth.
+  ///   - remote: The catalog; reads go through stage 06's retries in front of it.
+  ///   - connectivity: `true` when the device is online; from a connectivity service.
+  ///   - retryPolicy: The retries of reads and of the outbox's writes.
+  ///   - clock: What every wait sleeps on: `ContinuousClock()` in the app, a `TestClock` in tests.
+  ///   - random: The jitter source.
+  ///   - now: The wall-clock time of the user's changes.
+  ///   - conflictPolicy: Who wins a conflict.
+  init(
+    store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, connectivity: AsyncStream<Bool>,
+    retryPolicy: RetryPolicy = .standard, clock: any Clock<Duration> = ContinuousClock(),
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    now: @escaping @Sendable () -> Date = { Date() }, conflictPolicy: ConflictPolicy = .serverWins
+  ) {
+    let reads = RetryingProductRemoteDataSource(wrapping: remote, policy: retryPolicy, clock: clock, random: random)
+    let engine = ProductSyncEngine(
+      store: store, remote: remote, retryPolicy: retryPolicy, clock: clock, random: random,
+      conflictPolicy: conflictPolicy)
+    self.store = store
+    self.engine = engine
+    repository = OfflineFirstProductRepository(store: store, remote: reads, now: now)
+    engineRun = Task { try await engine.run(connectivity: connectivity) }
+  }
+
+  /// The app as it ships: the database at `databasePath`, the catalog at `baseURL`.
+  ///
+  /// - Throws: `CatalogError.storage` when the database can't be opened (stage 06's mapping).
+  static func live(
+    databasePath: String, connectivity: AsyncStream<Bool>, baseURL: URL = AppDependencies.catalogURL,
+    session: URLSession? = nil
+  ) throws -> OfflineAppDependencies {
+    let now: @Sendable () -> Date = { Date() }
+    let session = session ?? URLSession(configuration: AppDependencies.sessionConfiguration())
+    let store: OfflineProductStore
+    do {
+      store = try OfflineProductStore(path: databasePath)
+    } catch {
+      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+    }
+    let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: now)
+    return OfflineAppDependencies(store: store, remote: remote, connectivity: connectivity, now: now)
+  }
+
+  /// Stops the engine; its status stream finishes.
+  func shutDown() {
+    engineRun.cancel()
+  }
+
+  /// Waits until the engine has stopped: after `shutDown()`, or once connectivity finished.
+  func engineStopped() async {
+    _ = await engineRun.result
+  }
+
+  deinit {
+    engineRun.cancel()
+  }
+
+  @MainActor
+  func makeProductListViewModel() -> OfflineProductListViewModel {
+    OfflineProductListViewModel(repository: repository)
+  }
+}
