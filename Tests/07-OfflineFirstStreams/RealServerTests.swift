@@ -78,19 +78,25 @@ struct RealServerTests {
     harness.api.inject(.answerLost, on: .add, times: 1)
     harness.api.inject(.offline, on: .add)
     _ = await Result { try await harness.engine.syncNow() }
-    // The catalog's copy arrives by a page that does not know the add: stored under its own id.
-    let copy = try await harness.remoteProduct(id: catalogID(harness, title: "Kettle") ?? 0)
+    // Another client renames the new product, so nothing on the device can tell
+    // that the page's copy is the add: it is stored under the catalog's id.
+    let id = catalogID(harness, title: "Kettle") ?? 0
+    var rename = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/\(id)"))
+    rename.httpMethod = "PATCH"
+    rename.httpBody = Data(#"{"title": "Kettle, renamed"}"#.utf8)
+    _ = try await harness.api.session.data(for: rename)
+    let copy = try await harness.remoteProduct(id: id)
     let revision = try await harness.store.revision()
     try await harness.store.savePage(ProductPage(products: [copy], total: 4, skip: 0, limit: 30), fetchedAt: revision)
     harness.api.clearFaults()
     guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return }
-    let after = try await kettles(harness)
+    let after = try await harness.store.products().filter { $0.title.hasPrefix("Kettle") }.map(\.id)
     let outbox = try await harness.store.outbox()
     #expect(
       after == [copy.id] && outbox.isEmpty,
       guide.task(
         5,
-        "expected the add's answer to name the copy already stored (one kettle, id \(copy.id)) and an empty outbox, got ids \(after) and outbox \(outbox.map(\.state))"
+        "expected the add's answer to name the copy already stored, so it gives way (one kettle, id \(copy.id)) and the outbox empties, got ids \(after) and outbox \(outbox.map(\.state))"
       ))
   }
 
@@ -118,7 +124,7 @@ struct RealServerTests {
     guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
     harness.api.inject(.latency(.seconds(5)), on: .list, times: 1)
     let refresh = Task { try await harness.repository.refresh() }
-    await harness.clock.waitForSleepers()
+    await harness.clock.waitForSleepers(whileRunning: refresh)
     guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else {
       refresh.cancel()
       return
@@ -164,7 +170,7 @@ struct RealServerTests {
     guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
     harness.api.inject(.latency(.seconds(1)), on: .update, times: 1)
     let first = Task { try await harness.engine.syncNow() }
-    await harness.clock.waitForSleepers()
+    await harness.clock.waitForSleepers(whileRunning: first)
     let second = Task { try await harness.engine.syncNow() }
     await Task.yield()
     harness.clock.advance(by: .seconds(1))
@@ -237,12 +243,14 @@ struct RealServerTests {
     let outbox = try await harness.store.outbox()
     let serverTitle = server?["title"]?.stringValue
     let serverStock = server?["stock"]?.numberValue.map { Int($0) }
+    let serverVersion = server?["meta"]?["updatedAt"]?.stringValue
     let expectedTitle = policy == .serverWins ? "Theirs" : "Mine"
     #expect(
-      local?.title == serverTitle && local?.stock == serverStock && serverTitle == expectedTitle && outbox.isEmpty,
+      local?.title == serverTitle && local?.stock == serverStock && serverTitle == expectedTitle && outbox.isEmpty
+        && local?.version == serverVersion,
       guide.task(
         6,
-        "expected \(policy) to leave device and catalog alike (title \(expectedTitle)) with an empty outbox, got \(local.map { "\($0.title), stock \($0.stock)" } ?? "none") here, \(serverTitle ?? "none"), stock \(serverStock.map(String.init) ?? "none") there, outbox \(outbox.map(\.state))"
+        "expected \(policy) to leave device and catalog alike (title \(expectedTitle), the catalog's answer stored with its updatedAt) with an empty outbox, got \(local.map { "\($0.title), stock \($0.stock), version \($0.version)" } ?? "none") here, \(serverTitle ?? "none"), stock \(serverStock.map(String.init) ?? "none"), version \(serverVersion ?? "none") there, outbox \(outbox.map(\.state))"
       ))
   }
 }

@@ -176,7 +176,7 @@ struct Schedule {
         note("refresh during a sync")
         api.inject(.latency(.seconds(1)), on: .list, times: 1)
         let refresh = Task { [repository] in try await repository.refresh() }
-        await clock.waitForSleepers()
+        await clock.waitForSleepers(whileRunning: refresh)
         _ = try? await engine.syncNow()
         clock.advance(by: .seconds(1))
         _ = try? await refresh.value
@@ -227,9 +227,10 @@ struct Schedule {
     for product in device {
       let theirs = catalog.first { $0["id"]?.numberValue == Double(product.id) }
       let (title, stock) = (theirs?["title"]?.stringValue, theirs?["stock"]?.numberValue.map { Int($0) })
-      guard product.title == title, product.stock == stock else {
+      let version = theirs?["meta"]?["updatedAt"]?.stringValue
+      guard product.title == title, product.stock == stock, product.version == version else {
         return
-          "product \(product.id) is \"\(product.title)\", stock \(product.stock) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none") in the catalog"
+          "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
       }
     }
     let titles = catalog.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("Added ") }

@@ -200,7 +200,8 @@ struct SyncTriggerTests {
           "expected \(describe(failed)), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
-    await harness.clock.waitForSleepers()
+    // The engine runs on: wait with patience, never for ever.
+    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
     harness.clock.advance(by: .seconds(30))
     let expected = failed + [.syncing(pending: 1), .idle]
     let came = await statuses.waitFor(count: expected.count)
@@ -225,7 +226,8 @@ struct SyncTriggerTests {
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
     connectivity.yield(true)
-    await harness.clock.waitForSleepers()
+    // The engine runs on: wait with patience, never for ever.
+    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
     connectivity.yield(false)
     let expected: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     let came = await statuses.waitFor(count: expected.count)
