@@ -39,7 +39,7 @@ extension ProductDTO {
   /// Maps the wire shape to the domain type, refusing what the app cannot show.
   ///
   /// - Throws: `RemoteDataSourceError.invalidData` naming the product and the
-  ///   field it refused: a blank title, a price that is not a finite amount of
+  ///   field it refused: a blank title, a NUL in its text, a price that is not a finite amount of
   ///   at least 0, a negative stock, a discount outside 0–100, a rating outside
   ///   0–5, or an `updatedAt` that is not a real moment.
   func toDomain() throws -> Product {

@@ -38,11 +38,18 @@ extension ProductDTO {
   /// Maps the wire shape to the domain type, refusing what the app cannot show.
   ///
   /// - Throws: `RemoteDataSourceError.invalidData` naming the product and the
-  ///   field it refused: a blank title, a price that is not a finite amount of
+  ///   field it refused: a blank title, a NUL in its text, a price that is not a finite amount of
   ///   at least 0, a negative stock, a discount outside 0–100, a rating outside
   ///   0–5, or an `updatedAt` that is not a real moment.
   func toDomain() throws -> Product {
     guard !title.allSatisfy(\.isWhitespace) else { throw refusal("title", "\"\(title)\" is blank") }
+    // A NUL is valid JSON (\u0000) but no product's text: SQLite and C strings end at it.
+    for (field, text) in [
+      ("title", title), ("description", description), ("category", category), ("brand", brand ?? ""),
+    ]
+    where text.unicodeScalars.contains("\u{0}") {
+      throw refusal(field, "holds a NUL character")
+    }
     guard price.isFinite, price >= 0 else { throw refusal("price", "\(price) is not an amount of money") }
     guard stock >= 0 else { throw refusal("stock", "\(stock) is negative") }
     guard (0...100).contains(discountPercentage) else {

@@ -34,6 +34,23 @@ struct CatalogDateTests {
     )
   }
 
+  /// ISO 8601 allows an offset in place of the `Z`; another server or a proxy may send one.
+  @Test(arguments: [
+    ("2025-04-30T11:41:02.053+02:00", 1_746_006_062.053), ("2025-04-30T04:11:02-05:30", 1_746_006_062.0),
+    ("2025-04-30T09:41:02+00:00", 1_746_006_062.0),
+  ])
+  func readsAnOffsetFromUTC(text: String, secondsSince1970: Double) async throws {
+    let date = try await guide.attempt(1, "CatalogDate.parse(\"\(text)\") should read a timestamp with an offset") {
+      try CatalogDate.parse(text)
+    }
+    #expect(
+      abs(date.timeIntervalSince1970 - secondsSince1970) < 0.000_001,
+      guide.task(
+        1, "\"\(text)\" is \(secondsSince1970) s after 1970 (the offset is from UTC), got \(date.timeIntervalSince1970)"
+      )
+    )
+  }
+
   @Test func readsALeapDay() async throws {
     let date = try await guide.attempt(1, "2024 is a leap year: CatalogDate.parse should read February 29") {
       try CatalogDate.parse("2024-02-29T00:00:00Z")
@@ -46,7 +63,8 @@ struct CatalogDateTests {
   @Test func refusesTextThatIsNotATimestamp() async {
     let texts = [
       "30/04/2025", "", "2025-04-30", "yesterday", "2025-04-30T09:41:02.053Zjunk", " 2025-04-30T09:41:02Z",
-      "2025-4-30T09:41:02Z",
+      "2025-4-30T09:41:02Z", "2025-04-30T09:41:02+0200", "2025-04-30T09:41:02+24:00", "2025-04-30T09:41:02+02:60",
+      "2025-04-30T09:41:02 +02:00", "2025-04-30T09:41:02.+02:00",
     ]
     await guide.expectEvery(
       texts, task: 1, "text not shaped like 2025-04-30T09:41:02.053Z should throw RemoteDataSourceError.invalidData"

@@ -107,6 +107,7 @@ struct ProductDTOTests {
   static let brokenRules: [(problem: String, dto: ProductDTO, field: String)] = [
     ("an empty title", .valid(title: ""), "title"),
     ("a blank title", .valid(title: " \n\t"), "title"),
+    ("a NUL inside the title", .valid(title: "Lamp\u{0}shade"), "title"),
     ("a price of -1", .valid(price: -1), "price"),
     ("a price that is NaN", .valid(price: .nan), "price"),
     ("a stock of -1", .valid(stock: -1), "stock"),
