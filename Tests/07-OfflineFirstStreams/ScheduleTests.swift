@@ -24,9 +24,9 @@ import Testing
 ///
 /// Seeded and on the test clock. `COURSE_SCHEDULES=10000 swift test --filter
 /// Solution07Tests.ScheduleTests` runs more of them, as a benchmark.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(scheduleTimeLimit))
 struct ScheduleTests {
-  static let count = ProcessInfo.processInfo.environment["COURSE_SCHEDULES"].flatMap(Int.init) ?? 200
+  static let count = scheduleCount
 
   @Test func randomSchedulesLoseDoubleAndDivergeNothing() async throws {
     guard await requireTask1(for: 5) else { return }
@@ -65,6 +65,11 @@ struct ScheduleTests {
     )
   }
 }
+
+/// How many schedules run: a few hundred in the suite, more as a benchmark.
+let scheduleCount = ProcessInfo.processInfo.environment["COURSE_SCHEDULES"].flatMap(Int.init) ?? 200
+/// A minute for the suite's few hundred; a benchmark's thousands get a minute per 1,000 more.
+let scheduleTimeLimit = TimeLimitTrait.Duration.minutes(1 + scheduleCount / 1000)
 
 /// What the schedules did, for the summary.
 struct ScheduleTally {
