@@ -35,12 +35,15 @@ final class OfflineAppDependencies: Sendable {
   ///   - random: The jitter source.
   ///   - now: The wall-clock time of the user's changes.
   ///   - conflictPolicy: Who wins a conflict.
+  ///   - requestTimeout: How long one request may take, kept on `clock` whatever the platform's timeouts do.
   init(
     store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, connectivity: AsyncStream<Bool>,
     retryPolicy: RetryPolicy = .standard, clock: any Clock<Duration> = ContinuousClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-    now: @escaping @Sendable () -> Date = { Date() }, conflictPolicy: ConflictPolicy = .serverWins
+    now: @escaping @Sendable () -> Date = { Date() }, conflictPolicy: ConflictPolicy = .serverWins,
+    requestTimeout: Duration = .seconds(30)
   ) {
+    let remote = DeadlineRemoteDataSource(wrapping: remote, timeout: requestTimeout, clock: clock)
     let reads = RetryingProductRemoteDataSource(wrapping: remote, policy: retryPolicy, clock: clock, random: random)
     let engine = ProductSyncEngine(
       store: store, remote: remote, retryPolicy: retryPolicy, clock: clock, random: random,

@@ -3,6 +3,9 @@
 //
 //   COURSE_BENCHMARKS=1 swift run -c release benchmarks
 //
+//   COURSE_BENCHMARKS=1 swift run -c release benchmarks kill-sync http://127.0.0.1:8099 200
+//     (with `swift run course serve --port 8099` running): stage 07 killed mid-sync.
+//
 // Each benchmark is one function that prints its own lines; `benchmarks` below
 // lists them in the order they run. To add one, write the function and list it
 // (and add the solution it times to the target's dependencies in Package.swift).
@@ -28,6 +31,25 @@ let benchmarks: [(title: String, run: () async throws -> Void)] = [
     FanOutBenchmark.run
   ),
 ]
+
+// `kill-sync` and `sync-child`: stage 07 killed mid-sync over real sockets (KillBenchmark.swift).
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "kill-sync":
+  guard arguments.count == 3, let url = URL(string: arguments[1]), let kills = Int(arguments[2]) else {
+    print("usage: benchmarks kill-sync BASE-URL KILLS (with `swift run course serve --port N` running)")
+    exit(2)
+  }
+  print("Stage 07: the app killed at random points of its sync, \(kills) times, against \(url)")
+  try await KillBenchmark.run(baseURL: url, kills: kills)
+  exit(0)
+case "sync-child":
+  guard arguments.count >= 3, let url = URL(string: arguments[1]) else { exit(2) }
+  try await KillBenchmark.child(baseURL: url, path: arguments[2], add: arguments.count > 3 ? Int(arguments[3]) : nil)
+  exit(0)
+default:
+  break
+}
 
 print("Release build, median of \(runs) runs")
 for benchmark in benchmarks {

@@ -255,6 +255,29 @@ struct RealServerTests {
   }
 }
 
+/// Every request has a deadline of its own, kept on the injected clock.
+@Suite(.timeLimit(.minutes(1)))
+struct DeadlineTests {
+  @Test func aRequestThatNeverAnswersFailsAtItsDeadline() async throws {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    // An answer held for ten minutes, as a body that drips one byte at a time holds a request on Linux.
+    api.inject(.latency(.seconds(600)), on: .list, times: 1)
+    let remote = DeadlineRemoteDataSource(
+      wrapping: URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow),
+      timeout: .seconds(5), clock: api.clock)
+    let read = Task { try await remote.products(limit: 30, skip: 0) }
+    // The held answer and the deadline both sleep on the clock.
+    await api.clock.waitForSleepers(count: 2, whileRunning: Task { await runOutOfPatience() })
+    api.clock.advance(by: .seconds(5))
+    let ended = await finishesOnItsOwn(read, cancelling: true)
+    let outcome = await Result { try await read.value }
+    #expect(
+      ended && outcome.failure as? CatalogError == .timedOut,
+      "expected the read to fail with CatalogError.timedOut once its 5 s deadline passed on the clock, got \(ended ? "\(outcome)" : "no end")"
+    )
+  }
+}
+
 extension Harness {
   /// The catalog's copy of a product, read past the device.
   func remoteProduct(id: Int) async throws -> Product {
