@@ -141,12 +141,23 @@ struct RealServerTests {
       ))
   }
 
-  @Test(arguments: ["Nul\u{0} in the title", " "])
-  func aLocalEditTheBoundaryRefusesStoresNothing(title: String) async throws {
+  /// What an edit may carry that the store could not read back, or the catalog would refuse.
+  static let unstorable: [(String, @Sendable (inout Product) -> Void)] = [
+    ("a NUL in the title", { $0.title = "Nul\u{0} in the title" }),
+    ("a blank title", { $0.title = " " }),
+    ("a price that is NaN", { $0.price = .nan }),
+    ("a negative price", { $0.price = -1 }),
+    ("a rating that is not finite", { $0.rating = .infinity }),
+    ("a negative stock", { $0.stock = -2 }),
+  ]
+
+  @Test(arguments: unstorable.indices)
+  func aLocalEditTheBoundaryRefusesStoresNothing(index: Int) async throws {
+    let (problem, change) = Self.unstorable[index]
     let harness = try Harness(products: Self.small)
     guard await attempt(2, "a refresh", for: 4, { try await harness.repository.refresh() }) != nil else { return }
     var edited = try #require(realProducts.first)
-    edited.title = title
+    change(&edited)
     let outcome = await Result { try await harness.repository.update(edited) }
     let outbox = try await harness.store.outbox()
     let stored = try await harness.store.product(id: 1)?.title
@@ -154,7 +165,7 @@ struct RealServerTests {
       outcome.failure is CatalogError && outbox.isEmpty && stored == realProducts.first?.title,
       guide.task(
         4,
-        "expected the title \(title.debugDescription) refused with a CatalogError before anything is stored, got \(outcome), outbox \(outbox.count) entries, title \(stored ?? "none")"
+        "expected an edit with \(problem) refused with a CatalogError before anything is stored, got \(outcome), outbox \(outbox.count) entries, title \(stored ?? "none")"
       ))
     var fine = try #require(realProducts.first)
     fine.stock = 5
