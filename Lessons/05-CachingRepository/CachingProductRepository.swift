@@ -214,7 +214,7 @@ actor CachingProductRepository: ProductRepository {
     // TODO: Task 6. Unless revalidations[resource] is running, store a Task there
     // that calls fetch(true), reports a failure (never a cancellation) as
     // .revalidationFailed, and ends with revalidationEnded(resource). It must not
-    // keep the repository alive: deinit and cancelRevalidations() cancel it.
+    // keep the repository alive, so that deinit can cancel it.
     throw NotDoneYet(
       "Task 6", in: "Docs/05-CachingRepository.md", "revalidate(_:fetch:) should start one background refresh")
   }
