@@ -1,5 +1,3 @@
-import LessonSupport
-
 /// Joins concurrent identical requests into one operation, as Nuke coalesces
 /// image requests: every caller with the same key shares one run and its result
 /// or error.
@@ -16,17 +14,20 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   private var flights: [Key: Flight] = [:] {
-    didSet { wakeObservers() }
+    didSet {
+      let waiting = Self.waiterCount(in: flights)
+      if waiting != Self.waiterCount(in: oldValue) { waitersChanged(waiting) }
+    }
   }
   private var lastID: UInt64 = 0
+  private let waitersChanged: @Sendable (_ waiting: Int) -> Void
 
-  init() {}
-
-  /// How many shared operations are running now.
-  var inFlightCount: Int { flights.count }
-
-  /// How many callers are waiting now, over every key.
-  var waiterCount: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
+  /// - Parameter waitersChanged: Hears how many callers wait, over every key,
+  ///   each time that number changes, on the actor: an app may log it, a test
+  ///   waits on it instead of sleeping. The default hears nothing.
+  init(waitersChanged: @escaping @Sendable (_ waiting: Int) -> Void = { _ in }) {
+    self.waitersChanged = waitersChanged
+  }
 
   /// Returns the result of the running operation for `key`, starting
   /// `operation` when none is running.
@@ -34,12 +35,41 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
   /// - Throws: What the shared operation throws, or `CancellationError` when
   ///   the calling task is cancelled, whether or not the operation goes on.
   func value(for key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-    // TODO: Task 7. Join the flight for `key`, or start one: a Task that runs
-    // `operation` once and hands its result to every waiter. Each caller waits on
-    // its own continuation in flights[key].waiters, inside
-    // withTaskCancellationHandler, so it can leave alone with CancellationError;
-    // when the last waiter leaves, cancel the flight's task.
-    throw NotDoneYet("Task 7", in: "Docs/05-CachingRepository.md", "value(for:operation:) should share one run per key")
+    let waiter = makeID()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        // This runs on the actor without suspending: the caller joins or starts
+        // a run, and is registered, before anything else can happen to the run.
+        guard !Task.isCancelled else {
+          continuation.resume(throwing: CancellationError())
+          return
+        }
+        if flights[key] == nil { flights[key] = start(key, operation) }
+        flights[key]?.waiters[waiter] = continuation
+      }
+    } onCancel: {
+      // A cancellation that comes before the registration above is seen there by
+      // Task.isCancelled; one that comes after finds the waiter here.
+      Task { await self.cancel(waiter, for: key) }
+    }
+  }
+
+  private func start(_ key: Key, _ operation: @escaping @Sendable () async throws -> Value) -> Flight {
+    let id = makeID()
+    let task = Task {
+      let result: Result<Value, any Error>
+      do {
+        result = .success(try await operation())
+      } catch {
+        result = .failure(error)
+      }
+      self.finish(key, flight: id, with: result)
+    }
+    return Flight(id: id, task: task)
+  }
+
+  private static func waiterCount(in flights: [Key: Flight]) -> Int {
+    flights.values.reduce(0) { $0 + $1.waiters.count }
   }
 
   private func makeID() -> UInt64 {
@@ -47,37 +77,22 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     return lastID
   }
 
-  // MARK: Watching the callers, for tests (finished code)
-
-  private var observers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-
-  /// Returns once at least `count` callers are waiting, or when the calling task is cancelled.
-  ///
-  /// Tests call it to know that every caller has joined before they let the shared operation answer.
-  func waitForWaiters(count: Int) async {
-    let id = makeID()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        if Task.isCancelled || waiterCount >= count {
-          continuation.resume()
-        } else {
-          observers[id] = (count, continuation)
-        }
-      }
-    } onCancel: {
-      Task { await self.stopObserving(id) }
-    }
+  /// Hands the result to every caller still waiting on this run.
+  private func finish(_ key: Key, flight id: UInt64, with result: Result<Value, any Error>) {
+    // Every caller cancelled and a new run may have started: this result is nobody's.
+    guard let flight = flights[key], flight.id == id else { return }
+    flights[key] = nil
+    for continuation in flight.waiters.values { continuation.resume(with: result) }
   }
 
-  private func stopObserving(_ id: UInt64) {
-    observers.removeValue(forKey: id)?.continuation.resume()
-  }
-
-  private func wakeObservers() {
-    let waiting = waiterCount
-    for (id, observer) in observers where observer.count <= waiting {
-      observers[id] = nil
-      observer.continuation.resume()
+  /// Lets one caller go with `CancellationError`; cancels the run when it was the last.
+  private func cancel(_ waiter: UInt64, for key: Key) {
+    guard let continuation = flights[key]?.waiters.removeValue(forKey: waiter) else { return }
+    if let flight = flights[key], flight.waiters.isEmpty {
+      flights[key] = nil
+      // Cancelled before the last caller hears back, so the caller never sees a run still going.
+      flight.task.cancel()
     }
+    continuation.resume(throwing: CancellationError())
   }
 }

@@ -9,6 +9,8 @@ import Foundation
 /// - Stage 06: a cached value stands in for a failed network only when the
 ///   failure allows it (`CatalogError.allowsCachedFallback`): never for a refusal.
 /// - Concurrent identical network requests share one call (`RequestCoalescer`).
+/// - Background refreshes belong to the repository: `cancelRevalidations()`
+///   stops them, and so does letting the repository go, since none holds it.
 /// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
 actor CachingProductRepository: ProductRepository {
   /// How many products the list screen shows.
@@ -31,16 +33,29 @@ actor CachingProductRepository: ProductRepository {
   private let lifetimes: CacheLifetimes
   private let now: @Sendable () -> Date
   private let diagnostics: @Sendable (CacheDiagnostic) -> Void
+  private let activity: @Sendable (CacheActivity) -> Void
 
   // The memory tier.
   private var memoryList: CacheEntry<[Product]>?
   // At most `memoryCapacity` products; the least recently used goes first.
   private var memoryProducts: ProductMemory
 
-  /// The network requests in flight; not private, so tests can wait for callers to join.
-  let listFlights = RequestCoalescer<Fetch, CacheEntry<[Product]>>()
-  let productFlights = RequestCoalescer<Fetch, CacheEntry<Product>>()
-  private var revalidations: [Resource: Task<Void, Never>] = [:]
+  /// The network requests in flight; how many callers wait in them goes to `activity`.
+  private let listFlights: RequestCoalescer<Fetch, CacheEntry<[Product]>>
+  private let productFlights: RequestCoalescer<Fetch, CacheEntry<Product>>
+
+  /// The background refreshes running now, one per resource at most; each
+  /// start and end goes to `activity`.
+  private var revalidations: [Resource: Task<Void, Never>] = [:] {
+    didSet {
+      for (resource, refresh) in oldValue where revalidations[resource] != refresh {
+        activity(.revalidationEnded(resource))
+      }
+      for (resource, refresh) in revalidations where oldValue[resource] != refresh {
+        activity(.revalidationStarted(resource))
+      }
+    }
+  }
 
   /// - Parameters:
   ///   - remote: The network.
@@ -48,6 +63,8 @@ actor CachingProductRepository: ProductRepository {
   ///   - lifetimes: The soft and hard ages of each kind of data.
   ///   - now: The current wall-clock time.
   ///   - diagnostics: Hears what went wrong without failing the call.
+  ///   - activity: Hears the background refreshes start and end, and how many
+  ///     callers share a request; nothing by default.
   ///   - memoryCapacity: How many products the memory tier keeps at most; past
   ///     it, the least recently used one leaves memory (the disk still has it).
   init(
@@ -56,6 +73,7 @@ actor CachingProductRepository: ProductRepository {
     lifetimes: CacheLifetimes = .standard,
     now: @escaping @Sendable () -> Date,
     diagnostics: @escaping @Sendable (CacheDiagnostic) -> Void = { _ in },
+    activity: @escaping @Sendable (CacheActivity) -> Void = { _ in },
     memoryCapacity: Int = 1_000
   ) {
     self.remote = remote
@@ -63,39 +81,37 @@ actor CachingProductRepository: ProductRepository {
     self.lifetimes = lifetimes
     self.now = now
     self.diagnostics = diagnostics
+    self.activity = activity
     self.memoryProducts = ProductMemory(capacity: memoryCapacity)
+    self.listFlights = RequestCoalescer { activity(.listCallersWaiting($0)) }
+    self.productFlights = RequestCoalescer { activity(.productCallersWaiting($0)) }
+  }
+
+  /// Nobody can read what a refresh still running would bring: stop it. None
+  /// holds the repository, so this runs while they wait for the network.
+  deinit {
+    for refresh in revalidations.values { refresh.cancel() }
   }
 
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
     try await answer(
       .list, policy: policy, maxAge: lifetimes.list,
       cached: { try await self.cachedList() },
-      fetch: { storing in try await self.fetchList(storing: storing) })
+      fetch: fetchList())
   }
 
   func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
     try await answer(
       .product(id: id), policy: policy, maxAge: lifetimes.product,
       cached: { try await self.cachedProduct(id: id) },
-      fetch: { storing in try await self.fetchProduct(id: id, storing: storing) })
+      fetch: fetchProduct(id: id))
   }
 
-  /// Returns when every background refresh started so far has finished.
-  ///
-  /// Tests await it instead of sleeping; an app never needs to. A refresh
-  /// removes itself from `revalidations` when it ends; one still there after it
-  /// ended never will, so it is skipped and returned instead of awaited forever.
-  ///
-  /// - Returns: The resources whose finished refresh is still in `revalidations`;
-  ///   empty when every refresh removed itself.
-  @discardableResult
-  func waitForRevalidations() async -> [Resource] {
-    var leftBehind: [Resource] = []
-    while let (resource, running) = revalidations.first(where: { !leftBehind.contains($0.key) }) {
-      await running.value
-      if revalidations[resource] == running { leftBehind.append(resource) }
-    }
-    return leftBehind
+  /// Cancels every background refresh running now, as when the screen or the
+  /// session that wanted them ends. Each ends without writing and without a
+  /// `.revalidationFailed`; a later stale read starts a new one.
+  func cancelRevalidations() {
+    for refresh in revalidations.values { refresh.cancel() }
   }
 
   // MARK: Task 3: read through memory, then disk
@@ -244,50 +260,72 @@ actor CachingProductRepository: ProductRepository {
   // MARK: Task 6: revalidate in the background
 
   /// Starts one background refresh of `resource`, unless one is already running.
+  ///
+  /// The refresh holds the repository weakly, as `fetch` does, so `deinit` can
+  /// cancel it; a cancelled refresh did not fail, and is not reported.
   private func revalidate<Value: Sendable>(
     _ resource: Resource,
     fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
   ) throws {
     guard revalidations[resource] == nil else { return }
-    revalidations[resource] = Task {
+    revalidations[resource] = Task { [weak self, diagnostics] in
       do {
         _ = try await fetch(true)
       } catch {
-        diagnostics(.revalidationFailed(error))
+        if !(error is CancellationError), !Task.isCancelled { diagnostics(.revalidationFailed(error)) }
       }
-      revalidations[resource] = nil
+      await self?.revalidationEnded(resource)
     }
+  }
+
+  /// Forgets the refresh of `resource`, which has ended, so a later stale read may start another.
+  private func revalidationEnded(_ resource: Resource) {
+    revalidations[resource] = nil
   }
 
   // MARK: Task 7: share one request
 
-  private func fetchList(storing: Bool) async throws -> CacheEntry<[Product]> {
-    try await listFlights.value(for: Fetch(resource: .list, storing: storing)) {
-      try await self.downloadList(storing: storing)
+  /// The list's network request, shared through `listFlights` with identical ones.
+  ///
+  /// The closure holds the flights and the download, never `self`: a
+  /// background refresh runs it without keeping the repository alive.
+  private nonisolated func fetchList() -> @Sendable (_ storing: Bool) async throws -> CacheEntry<[Product]> {
+    let (flights, download) = (listFlights, downloadList())
+    return { storing in
+      try await flights.value(for: Fetch(resource: .list, storing: storing)) { try await download(storing) }
     }
   }
 
-  private func fetchProduct(id: Int, storing: Bool) async throws -> CacheEntry<Product> {
-    try await productFlights.value(for: Fetch(resource: .product(id: id), storing: storing)) {
-      try await self.downloadProduct(id: id, storing: storing)
+  private nonisolated func fetchProduct(id: Int) -> @Sendable (_ storing: Bool) async throws -> CacheEntry<Product> {
+    let (flights, download) = (productFlights, downloadProduct(id: id))
+    return { storing in
+      try await flights.value(for: Fetch(resource: .product(id: id), storing: storing)) { try await download(storing) }
     }
   }
 
   // MARK: The network, finished
 
   /// Asks the network for the first page, stamps it with `now`, and remembers it when `storing`.
-  private func downloadList(storing: Bool) async throws -> CacheEntry<[Product]> {
-    let page = try await remote.products(limit: Self.pageSize, skip: 0)
-    let entry = CacheEntry(value: page.products, fetchedAt: now())
-    if storing { try await remember(list: entry) }
-    return entry
+  ///
+  /// The closure holds the repository weakly: a refresh waiting for the network
+  /// does not keep it alive, and an answer that comes after it went away is
+  /// written nowhere.
+  private nonisolated func downloadList() -> @Sendable (_ storing: Bool) async throws -> CacheEntry<[Product]> {
+    { [weak self, remote, now] storing in
+      let page = try await remote.products(limit: Self.pageSize, skip: 0)
+      let entry = CacheEntry(value: page.products, fetchedAt: now())
+      if storing { try await self?.remember(list: entry) }
+      return entry
+    }
   }
 
-  private func downloadProduct(id: Int, storing: Bool) async throws -> CacheEntry<Product> {
-    let product = try await remote.product(id: id)
-    let entry = CacheEntry(value: product, fetchedAt: now())
-    if storing { try await remember(product: entry) }
-    return entry
+  private nonisolated func downloadProduct(id: Int) -> @Sendable (_ storing: Bool) async throws -> CacheEntry<Product> {
+    { [weak self, remote, now] storing in
+      let product = try await remote.product(id: id)
+      let entry = CacheEntry(value: product, fetchedAt: now())
+      if storing { try await self?.remember(product: entry) }
+      return entry
+    }
   }
 }
 

@@ -14,17 +14,20 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
   }
 
   private var flights: [Key: Flight] = [:] {
-    didSet { wakeObservers() }
+    didSet {
+      let waiting = Self.waiterCount(in: flights)
+      if waiting != Self.waiterCount(in: oldValue) { waitersChanged(waiting) }
+    }
   }
   private var lastID: UInt64 = 0
+  private let waitersChanged: @Sendable (_ waiting: Int) -> Void
 
-  init() {}
-
-  /// How many shared operations are running now.
-  var inFlightCount: Int { flights.count }
-
-  /// How many callers are waiting now, over every key.
-  var waiterCount: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
+  /// - Parameter waitersChanged: Hears how many callers wait, over every key,
+  ///   each time that number changes, on the actor: an app may log it, a test
+  ///   waits on it instead of sleeping. The default hears nothing.
+  init(waitersChanged: @escaping @Sendable (_ waiting: Int) -> Void = { _ in }) {
+    self.waitersChanged = waitersChanged
+  }
 
   /// Returns the result of the running operation for `key`, starting
   /// `operation` when none is running.
@@ -65,6 +68,10 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     return Flight(id: id, task: task)
   }
 
+  private static func waiterCount(in flights: [Key: Flight]) -> Int {
+    flights.values.reduce(0) { $0 + $1.waiters.count }
+  }
+
   private func makeID() -> UInt64 {
     lastID += 1
     return lastID
@@ -87,39 +94,5 @@ actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
       flight.task.cancel()
     }
     continuation.resume(throwing: CancellationError())
-  }
-
-  // MARK: Watching the callers, for tests (finished code)
-
-  private var observers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-
-  /// Returns once at least `count` callers are waiting, or when the calling task is cancelled.
-  ///
-  /// Tests call it to know that every caller has joined before they let the shared operation answer.
-  func waitForWaiters(count: Int) async {
-    let id = makeID()
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        if Task.isCancelled || waiterCount >= count {
-          continuation.resume()
-        } else {
-          observers[id] = (count, continuation)
-        }
-      }
-    } onCancel: {
-      Task { await self.stopObserving(id) }
-    }
-  }
-
-  private func stopObserving(_ id: UInt64) {
-    observers.removeValue(forKey: id)?.continuation.resume()
-  }
-
-  private func wakeObservers() {
-    let waiting = waiterCount
-    for (id, observer) in observers where observer.count <= waiting {
-      observers[id] = nil
-      observer.continuation.resume()
-    }
   }
 }

@@ -46,24 +46,33 @@ struct Started<Success: Sendable> {
   var seen: String
 }
 
-/// Waits until `count` callers wait in `coalescer`, a second run has started,
-/// every caller has finished, or `patienceTurns` turns have passed.
-func waitForCallers<Key, Value, Success>(
-  _ count: Int, in coalescer: RequestCoalescer<Key, Value>, runs: CountSignal, named runName: String,
+/// A coalescer whose `waitersChanged` hook sets `waiting`, so a test sees its callers join.
+struct ObservedCoalescer {
+  let waiting = Gauge()
+  let coalescer: RequestCoalescer<String, Int>
+
+  init() { coalescer = RequestCoalescer(waitersChanged: waiting.hook) }
+}
+
+/// Waits until `count` callers wait in a coalescer, as its `waiting` gauge
+/// shows, a second run has started, every caller has finished, or
+/// `patienceTurns` turns have passed.
+func waitForCallers<Success>(
+  _ count: Int, waiting: Gauge, runs: CountSignal, named runName: String,
   callers: [Task<Success, any Error>]
 ) async -> Started<Success> {
   let all = Task { for caller in callers { _ = await caller.result } }
   _ = await waitFor(
     {
       await withTaskGroup(of: Void.self) { group in
-        group.addTask { await coalescer.waitForWaiters(count: count) }
+        group.addTask { await waiting.wait(atLeast: count) }
         group.addTask { await runs.wait(atLeast: 2) }
         group.addTask { await runOutOfPatience() }
         await group.next()
         group.cancelAll()
       }
     }, unlessFinished: all)
-  let waiting = await coalescer.waiterCount
+  let waiting = waiting.value
   let hint =
     waiting == 0 && runs.count == 1
     ? " (a caller that awaits the shared task's value is not waiting in flights, and can't leave when cancelled: give each caller its own continuation in flights[key].waiters)"
@@ -77,12 +86,13 @@ func waitForCallers<Key, Value, Success>(
 /// the coalescer, or a second run has started, or they have all finished, or the
 /// test has run out of patience.
 func startCallers(
-  _ count: Int, of coalescer: RequestCoalescer<String, Int>, operation: GatedOperation
+  _ count: Int, of observed: ObservedCoalescer, operation: GatedOperation
 ) async -> Started<Int> {
+  let coalescer = observed.coalescer
   let callers = (0..<count).map { _ in
     Task { try await coalescer.value(for: "page 1", operation: operation.run) }
   }
-  return await waitForCallers(count, in: coalescer, runs: operation.runs, named: "run", callers: callers)
+  return await waitForCallers(count, waiting: observed.waiting, runs: operation.runs, named: "run", callers: callers)
 }
 
 /// Records an issue and returns `false` when the callers did not all wait for one
@@ -106,7 +116,7 @@ func requireJoined(
 @Suite(.timeLimit(.minutes(1)))
 struct RequestCoalescerTests {
   @Test func aHundredIdenticalCallsShareOneRun() async throws {
-    let coalescer = RequestCoalescer<String, Int>()
+    let coalescer = ObservedCoalescer()
     let operation = GatedOperation()
     let started = await startCallers(100, of: coalescer, operation: operation)
     operation.open()
@@ -127,7 +137,7 @@ struct RequestCoalescerTests {
   }
 
   @Test func anErrorReachesEveryCaller() async throws {
-    let coalescer = RequestCoalescer<String, Int>()
+    let coalescer = ObservedCoalescer()
     let operation = GatedOperation(answer: .failure(.offline))
     let started = await startCallers(10, of: coalescer, operation: operation)
     operation.open()
@@ -160,7 +170,7 @@ struct RequestCoalescerTests {
   }
 
   @Test func oneCallerCancelsAndTheOthersGetTheValue() async throws {
-    let coalescer = RequestCoalescer<String, Int>()
+    let coalescer = ObservedCoalescer()
     let operation = GatedOperation()
     defer { operation.open() }  // Whatever happens, no caller is left waiting.
     let started = await startCallers(10, of: coalescer, operation: operation)
@@ -190,7 +200,7 @@ struct RequestCoalescerTests {
   }
 
   @Test func whenEveryCallerCancelsTheRunIsCancelled() async throws {
-    let coalescer = RequestCoalescer<String, Int>()
+    let coalescer = ObservedCoalescer()
     let operation = GatedOperation()
     defer { operation.open() }
     let started = await startCallers(5, of: coalescer, operation: operation)
@@ -237,13 +247,13 @@ struct RequestCoalescerTests {
 }
 
 /// Starts `count` network-first reads of the list and returns once they all wait
-/// in `listFlights`, or a second network call has started, or they have all
+/// in `listFlights`, as the repository's `activity` shows, or a second network call has started, or they have all
 /// finished, or the test has run out of patience.
 func startReaders(_ count: Int, of harness: Harness) async -> Started<RepositoryAnswer<[Product]>> {
   let repository = harness.repository
   let callers = (0..<count).map { _ in Task { try await repository.products(policy: .networkFirst) } }
   return await waitForCallers(
-    count, in: repository.listFlights, runs: harness.remote.calls, named: "network call", callers: callers)
+    count, waiting: harness.activity.listCallers, runs: harness.remote.calls, named: "network call", callers: callers)
 }
 
 /// Task 7 through the repository: the network sees one call for many identical reads.

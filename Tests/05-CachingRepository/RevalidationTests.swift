@@ -37,10 +37,12 @@ struct RevalidationTests {
         5,
         "a stale list is answered at once from disk, marked stale, while the network is still busy; \(atOnce ? "" : "the call waited for the network, and once it was released ")got \(describe(answer))",
         blaming: answer))
-    let revalidating = Task { await harness.waitForRevalidations() }
+    // Ends when no refresh runs: at once when none started, so no wait below outlasts the refresh.
+    let revalidating = harness.activity.untilNoRevalidationRuns()
     let started = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: revalidating)
     await harness.remote.release()
-    await revalidating.value
+    revalidating.cancel()
+    await harness.waitForRevalidations()
     #expect(
       started, guide.task(6, "past the soft age a background refresh should ask the network; none did", blaming: answer)
     )
@@ -62,24 +64,26 @@ struct RevalidationTests {
     try await harness.seedList(age: 500)
     var answers: [Result<RepositoryAnswer<[Product]>, any Error>] = []
     for _ in 0..<5 { answers.append(await readStaleWhileTheNetworkIsHeld(harness).answer) }
-    let revalidating = Task { await harness.waitForRevalidations() }
+    // Ends when no refresh runs: at once when none started, so no wait below outlasts the refresh.
+    let revalidating = harness.activity.untilNoRevalidationRuns()
     let started = await waitFor({ await harness.remote.calls.wait(atLeast: 1) }, unlessFinished: revalidating)
     // Once Task 7 shares the network call, extra refreshes no longer show as calls: they join its flight.
     // Give them time to show either way; one refresh never does, and the wait runs out of patience.
-    let flights = await harness.repository.listFlights
+    let listCallers = harness.activity.listCallers
     _ = await waitFor(
       {
         await withTaskGroup(of: Void.self) { group in
-          group.addTask { await flights.waitForWaiters(count: 2) }
+          group.addTask { await listCallers.wait(atLeast: 2) }
           group.addTask { await harness.remote.calls.wait(atLeast: 2) }
           group.addTask { await runOutOfPatience() }
           await group.next()
           group.cancelAll()
         }
       }, unlessFinished: revalidating)
-    let waiting = await flights.waiterCount
+    let waiting = listCallers.value
     await harness.remote.release()
-    await revalidating.value
+    revalidating.cancel()
+    await harness.waitForRevalidations()
     let calls = await harness.remote.listCalls
     #expect(
       started && calls == 1 && waiting <= 1,
@@ -118,5 +122,98 @@ struct RevalidationTests {
     #expect(
       Bool(same((try? after.get())?.value, firstPage)) && (try? after.get())?.isStale == true,
       guide.task(6, "after a failed refresh the stale list is still served, got \(describe(after))", blaming: after))
+  }
+}
+
+/// Task 6: a background refresh belongs to its repository. Told to stop, or let
+/// go while the network is held, the repository cancels it: the request ends
+/// cancelled, nothing is written, and nothing is reported as a failure.
+@Suite(.timeLimit(.minutes(1)))
+struct RevalidationOwnershipTests {
+  @Test func lettingTheRepositoryGoCancelsItsRefresh() async throws {
+    let now = TestNow()
+    let remote = SpyProductRemoteDataSource(holdsCalls: true)
+    let disk: any ProductCacheStore = InMemoryProductCacheStore()
+    let store = SpyCacheStore(wrapping: disk)
+    let diagnostics = DiagnosticsSpy()
+    try await disk.saveList(firstPage, fetchedAt: now.date.addingTimeInterval(-500))
+    var repository: CachingProductRepository? = CachingProductRepository(
+      remote: remote, store: store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook)
+    weak let probe = repository
+    let answer: Result<RepositoryAnswer<[Product]>, any Error>
+    do {
+      answer = .success(try await repository!.products(policy: .staleWhileRevalidate))
+    } catch {
+      answer = .failure(error)
+    }
+    let asked = await finishesOnItsOwn(Task { await remote.calls.wait(atLeast: 1) }, cancelling: true)
+    guard asked else {
+      await remote.release()
+      Issue.record(
+        guide.task(
+          6,
+          "a list 500 s old should start a background refresh that asks the network; none did, answer \(describe(answer))",
+          blaming: answer))
+      return
+    }
+    repository = nil
+    // Nothing more is needed from the test: the refresh's request must end, cancelled, on its own.
+    let ended = await finishesOnItsOwn(Task { await remote.ended.wait(atLeast: 1) }, cancelling: true)
+    await remote.release()
+    await remote.ended.wait(atLeast: 1)
+    let (cancelled, writes) = (await remote.cancelledCalls, await store.writes)
+    #expect(
+      ended && cancelled == 1 && writes == 0 && probe == nil,
+      guide.task(
+        6,
+        "the app let the repository go while its background refresh waited for the network: the repository should go away and cancel the refresh (deinit), so its request ends cancelled and nothing is written; \(ended ? "" : "the request went on until the test let the network answer, ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s), the repository \(probe == nil ? "went away" : "is still alive: something holds it strongly; the refresh's Task must capture it weakly ([weak self]), and the closures fetchList() and fetchProduct(id:) return must not capture self")",
+        blaming: answer))
+    #expect(
+      diagnostics.recorded.isEmpty,
+      guide.task(
+        6, "a cancelled refresh did not fail: diagnostics should hear nothing, got \(diagnostics.recorded)",
+        blaming: answer))
+  }
+
+  @Test func cancelRevalidationsStopsTheRefreshAndReportsNoFailure() async throws {
+    let harness = Harness(network: .success(PolicyTableTests.networkList), holdsCalls: true)
+    try await harness.seedList(age: 500)
+    let answer = await Result { try await harness.repository.products(policy: .staleWhileRevalidate) }
+    let asked = await finishesOnItsOwn(Task { await harness.remote.calls.wait(atLeast: 1) }, cancelling: true)
+    guard asked else {
+      await harness.remote.release()
+      Issue.record(
+        guide.task(
+          6,
+          "a list 500 s old should start a background refresh that asks the network; none did, answer \(describe(answer))",
+          blaming: answer))
+      return
+    }
+    await harness.repository.cancelRevalidations()
+    let ended = await finishesOnItsOwn(Task { await harness.remote.ended.wait(atLeast: 1) }, cancelling: true)
+    await harness.remote.release()
+    await harness.waitForRevalidations()
+    let (cancelled, writes) = (await harness.remote.cancelledCalls, await harness.store.writes)
+    #expect(
+      ended && cancelled == 1 && writes == 0,
+      guide.task(
+        6,
+        "cancelRevalidations() stops the refresh waiting for the network: its request should end cancelled at once, and nothing be written; \(ended ? "" : "the request went on until the test let the network answer; ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s)",
+        blaming: answer))
+    #expect(
+      harness.diagnostics.recorded.isEmpty,
+      guide.task(
+        6,
+        "a cancelled refresh did not fail: diagnostics should hear nothing, got \(harness.diagnostics.recorded) (a CancellationError, or any error once the refresh's task is cancelled, is no .revalidationFailed)",
+        blaming: answer))
+    let again = await Result { try await harness.repository.products(policy: .staleWhileRevalidate) }
+    await harness.waitForRevalidations()
+    let calls = await harness.remote.listCalls
+    #expect(
+      calls == 2,
+      guide.task(
+        6,
+        "after cancelRevalidations(), a later stale read starts a new refresh: expected a second network call, made \(calls) in all; answer \(describe(again))",
+        blaming: again))
   }
 }

@@ -1,3 +1,4 @@
+import CourseClock
 import Foundation
 import StageTesting
 import Synchronization
@@ -62,6 +63,110 @@ final class CountSignal: Sendable {
         return waiter.continuation
       }
       waiter?.resume()
+    }
+  }
+}
+
+/// A number that goes up and down, such as the callers waiting in a coalescer,
+/// and lets a test wait until it meets a condition, without sleeping: a waiter
+/// returns as soon as the condition holds, or when its task is cancelled.
+final class Gauge: Sendable {
+  private struct State {
+    var value = 0
+    var lastID: UInt64 = 0
+    var waiters: [UInt64: (condition: @Sendable (Int) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
+    var cancelledEarly: Set<UInt64> = []
+  }
+
+  private let state = Mutex(State())
+
+  var value: Int { state.withLock { $0.value } }
+
+  /// The hook to inject: it sets the value.
+  var hook: @Sendable (Int) -> Void { { self.set($0) } }
+
+  func set(_ value: Int) {
+    let ready = state.withLock { state in
+      state.value = value
+      let ready = state.waiters.filter { $0.value.condition(value) }
+      for id in ready.keys { state.waiters[id] = nil }
+      return ready.values.map(\.continuation)
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  /// Returns once the value is at least `value`, or early when the task is cancelled.
+  func wait(atLeast value: Int) async { await wait { $0 >= value } }
+
+  /// Returns once `condition` holds for the value, or early when the task is cancelled.
+  func wait(until condition: @escaping @Sendable (Int) -> Bool) async {
+    let id = state.withLock { state in
+      state.lastID += 1
+      return state.lastID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state in
+          if state.cancelledEarly.remove(id) != nil || condition(state.value) { return true }
+          state.waiters[id] = (condition, continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        guard let waiter = state.waiters.removeValue(forKey: id) else {
+          state.cancelledEarly.insert(id)
+          return nil as CheckedContinuation<Void, Never>?
+        }
+        return waiter.continuation
+      }
+      waiter?.resume()
+    }
+  }
+}
+
+/// Listens to the repository's `activity`: the background refreshes running, and
+/// the callers waiting in its flights, for tests to wait on.
+final class ActivitySpy: Sendable {
+  /// Refreshes that started and have not ended.
+  let revalidationsRunning = Gauge()
+  /// One event per refresh started.
+  let revalidationsStarted = CountSignal()
+  /// Callers waiting in `listFlights`.
+  let listCallers = Gauge()
+  private let running = Mutex<[CachingProductRepository.Resource]>([])
+
+  /// A task that ends once no refresh runs, or when it is cancelled: for
+  /// `waitFor(_:unlessFinished:)`, so a test never waits for a refresh that
+  /// did not start. Cancel it when done.
+  func untilNoRevalidationRuns() -> Task<Void, Never> {
+    let running = revalidationsRunning
+    return Task { await running.wait { $0 == 0 } }
+  }
+
+  /// The resources whose refresh started and has not ended.
+  var runningResources: [CachingProductRepository.Resource] { running.withLock { $0 } }
+
+  var hook: @Sendable (CacheActivity) -> Void {
+    { event in
+      switch event {
+      case .revalidationStarted(let resource):
+        let count = self.running.withLock { running in
+          running.append(resource)
+          return running.count
+        }
+        self.revalidationsStarted.increment()
+        self.revalidationsRunning.set(count)
+      case .revalidationEnded(let resource):
+        let count = self.running.withLock { running in
+          if let index = running.firstIndex(of: resource) { running.remove(at: index) }
+          return running.count
+        }
+        self.revalidationsRunning.set(count)
+      case .listCallersWaiting(let count): self.listCallers.set(count)
+      case .productCallersWaiting: break
+      }
     }
   }
 }
@@ -194,6 +299,7 @@ struct Harness {
   /// The store behind the spy, for seeding without counting a write.
   let disk: any ProductCacheStore
   let diagnostics = DiagnosticsSpy()
+  let activity = ActivitySpy()
   let repository: CachingProductRepository
 
   init(
@@ -204,19 +310,25 @@ struct Harness {
     disk = store
     self.store = SpyCacheStore(wrapping: store)
     repository = CachingProductRepository(
-      remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook)
+      remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook,
+      activity: activity.hook)
   }
 
-  /// Awaits every background refresh, and fails naming Task 6 when one that
-  /// ended is still in `revalidations`: the repository's wait skips it and
-  /// says so, instead of awaiting it forever.
+  /// Waits until every background refresh has left `revalidations`, as the
+  /// repository's `activity` tells, and fails naming Task 6 when one is still
+  /// there after `patienceTurns` turns: the network answers at once by now, so a
+  /// refresh that does not leave never will.
   func waitForRevalidations(sourceLocation: SourceLocation = #_sourceLocation) async {
-    let leftBehind = await repository.waitForRevalidations()
+    let running = activity.revalidationsRunning
+    let patience = Task { await runOutOfPatience() }
+    let ended = await waitFor({ await running.wait { $0 == 0 } }, unlessFinished: patience)
+    patience.cancel()
+    let left = activity.runningResources
     #expect(
-      leftBehind.isEmpty,
+      ended,
       guide.task(
         6,
-        "a finished refresh is still in revalidations[\(leftBehind.map { ".\($0)" }.joined(separator: ", "))]: remove it when it ends (revalidations[resource] = nil, as the refresh task's last line)"
+        "every background refresh should end and leave revalidations once the network has answered; revalidations[\(left.map { ".\($0)" }.joined(separator: ", "))] is still there: remove it when it ends (revalidationEnded(resource), as the refresh task's last step)"
       ), sourceLocation: sourceLocation)
   }
 
