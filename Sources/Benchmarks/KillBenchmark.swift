@@ -14,7 +14,7 @@ import Foundation
 ///     COURSE_BENCHMARKS=1 swift run -c release benchmarks kill-sync http://127.0.0.1:8099 200
 ///
 /// Each launch adds one product ("kill-N") and syncs until its outbox is empty;
-/// the parent kills it after a random 0–60 ms, and between launches asks the
+/// the parent kills it after a random 10–150 ms, and between launches asks the
 /// server to lose, cut or drop its next answers, or to answer 503. At the end a
 /// last launch syncs without being killed, and the parent counts: adds the device
 /// committed that the server lacks (lost), adds the server holds twice (doubled),
@@ -33,7 +33,7 @@ enum KillBenchmark {
         try await admin(baseURL, fault)
       }
       let child = try launchChild(baseURL: baseURL, path: path, add: launch)
-      try await Task.sleep(for: .milliseconds(Int.random(in: 0...60, using: &generator)))
+      try await Task.sleep(for: .milliseconds(Int.random(in: 10...150, using: &generator)))
       if child.isRunning {
         kill(child.processIdentifier, SIGKILL)
         killed += 1
