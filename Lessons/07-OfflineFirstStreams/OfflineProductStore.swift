@@ -121,8 +121,8 @@ actor OfflineProductStore {
     return try SQLiteProductLocalDataSource.savableRow(product)
   }
 
-  /// Stores `product` by id, through the boundary.
-  private func upsert(_ product: Product) throws {
+  /// Stores `product` by id, through the boundary: every write of a product goes here.
+  func upsert(_ product: Product) throws {
     try database.prepare(SQLiteProductLocalDataSource.upsert).run(Self.storableRow(product).values)
   }
 
@@ -228,10 +228,39 @@ actor OfflineProductStore {
   /// - Returns: The product as stored (an added one with its temporary negative id), or `nil` for a delete.
   @discardableResult
   func record(_ change: ProductChange, editedAt: Date) throws -> Product? {
-    // TODO: Task 4. In one commit { }: change the products table (an add takes
-    // nextTemporaryID()), then insert the outbox row with a key from makeKey().
+    // TODO: Task 4. In one commit { }: change the products table, then queue the
+    // change in the outbox (Docs/07, Task 4, names the store's finished parts).
     throw NotDoneYet(
       "Task 4", in: "Docs/07-OfflineFirstStreams.md", "write the product change and its outbox row in one commit { }")
+  }
+
+  // MARK: Task 4's parts that are not the lesson (finished)
+
+  /// The version an edit starts from: the catalog's copy as the device holds it,
+  /// read before the edit changes it. `nil` for an add, and for an edit behind
+  /// another waiting edit of the same product: that one's answer gives it its
+  /// base (`complete(_:receipt:)`). The device's own `updatedAt` stamp never is one.
+  func baseVersion(for change: ProductChange) throws -> String? {
+    guard change.kind != .add, try pendingEntries().allSatisfy({ $0.productID != change.productID }) else {
+      return nil
+    }
+    return try storedProduct(id: change.productID)?.version
+  }
+
+  /// Inserts the outbox row of a change (a new key, its body from the product as
+  /// stored, none for a delete) and notes that the device's copy changed.
+  func enqueue(_ kind: OutboxEntry.Kind, productID: Int, stored: Product?, editedAt: Date, base: String?) throws {
+    try database.prepare(
+      """
+      INSERT INTO outbox (idempotency_key, kind, product_id, body, edited_at, base_version)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """
+    ).run([
+      .text(makeKey()), .text(kind.rawValue), .integer(Int64(productID)),
+      try stored.map { .blob(try ProductWriteBody.data(for: $0)) } ?? .null,
+      .real(editedAt.timeIntervalSinceReferenceDate), base.map { .text($0) } ?? .null,
+    ])
+    try touch([productID])
   }
 
   // MARK: The outbox, as the sync engine reads it (finished)

@@ -86,8 +86,7 @@ actor ProductSyncEngine {
   }
 
   private func drain() async throws {
-    // TODO: Task 5. While store.nextPending() finds an entry: send it, then store.complete it;
-    // a refusal that retrying can't help goes to settle(_:refusedWith:).
+    // TODO: Task 5. Send each pending entry in order, as Docs/07's Task 5 says.
     throw NotDoneYet(
       "Task 5", in: "Docs/07-OfflineFirstStreams.md", "send each pending entry in order with its idempotency key")
   }
@@ -102,8 +101,7 @@ actor ProductSyncEngine {
   /// What happens to an entry the catalog refused: a conflict is resolved, a
   /// delete of what is already gone is done, anything else is set aside.
   private func settle(_ entry: OutboxEntry, refusedWith error: CatalogError) async throws {
-    // TODO: Task 5. A 412 goes to resolveConflict(_:); a delete answered .notFound is done;
-    // anything else is set aside with its error.
+    // TODO: Task 5. Decide what a refusal means for its entry (Docs/07, Task 5).
     throw NotDoneYet(
       "Task 5", in: "Docs/07-OfflineFirstStreams.md",
       "resolve a 412, complete a delete of what is gone, set aside the rest")
@@ -138,10 +136,13 @@ actor ProductSyncEngine {
     conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))
   }
 
-  // MARK: Task 7: publish the sync status
+  // MARK: Following connectivity and the store (finished)
 
-  /// Follows connectivity: offline, it says so; online, it syncs. Returns when
-  /// `connectivity` finishes, and then finishes the status stream.
+  /// Follows connectivity and the outbox: offline, it says so; online, it syncs
+  /// now, after every write the store commits, and after a failure when the
+  /// retry timer says (the server's `Retry-After`, else the policy's backoff).
+  /// Going offline stops a running sync. Returns when `connectivity` finishes
+  /// and the running sync has ended, and then finishes the status stream.
   ///
   /// - Parameter connectivity: `true` when the device is online; from a connectivity service.
   func run(connectivity: AsyncStream<Bool>) async throws {
@@ -149,11 +150,84 @@ actor ProductSyncEngine {
     try await follow(connectivity)
   }
 
+  /// What wakes the engine up.
+  private enum Wakeup: Sendable {
+    case connectivity(Bool)
+    case connectivityEnded
+    case storeChanged
+    case retryDue
+    case syncEnded(Result<Void, any Error>)
+  }
+
+  /// What the engine knows while it follows.
+  private struct Following {
+    var online = false
+    var sync: Task<Void, Never>?
+    var retry: Task<Void, Never>?
+    /// The store changed while a sync ran: look again when it ends well.
+    var changedDuringSync = false
+    var failures = 0
+    var ending = false
+  }
+
   private func follow(_ connectivity: AsyncStream<Bool>) async throws {
-    // TODO: Task 7. For each value: offline publishes .offline; online publishes
-    // .syncing(pending:), runs syncNow(), then publishes .idle, or, when anything
-    // failed (the store too), .failed(lastError:) with what reported(_:) makes of it.
+    let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self)
+    let changes = try await store.observe()
+    let feeders = [
+      Task {
+        for await online in connectivity { wake.yield(.connectivity(online)) }
+        wake.yield(.connectivityEnded)
+      },
+      Task { for await _ in changes { wake.yield(.storeChanged) } },
+    ]
+    var state = Following()
+    defer {
+      for feeder in feeders { feeder.cancel() }
+      state.retry?.cancel()
+      state.sync?.cancel()
+      wake.finish()
+    }
+    for await wakeup in wakeups {
+      guard try await react(to: wakeup, &state, wake) else { return }
+    }
+  }
+
+  // MARK: Task 7: publish the sync status
+
+  /// What the engine does when `wakeup` comes, and what it publishes.
+  ///
+  /// - Returns: `false` when following ends: connectivity finished and no sync runs.
+  private func react(
+    to wakeup: Wakeup, _ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation
+  ) async throws -> Bool {
+    // TODO: Task 7. Decide what each wakeup does and publishes (Docs/07, Task 7).
     throw NotDoneYet("Task 7", in: "Docs/07-OfflineFirstStreams.md", "follow connectivity and publish each SyncStatus")
+  }
+
+  private func startSync(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws {
+    state.changedDuringSync = false
+    status.publish(.syncing(pending: try await store.pendingCount()))
+    state.sync = Task {
+      do {
+        try await self.syncNow()
+        wake.yield(.syncEnded(.success(())))
+      } catch {
+        wake.yield(.syncEnded(.failure(error)))
+      }
+    }
+  }
+
+  /// Wakes the engine when the next try is due: after the server's `Retry-After`,
+  /// or the policy's backoff for this many failures in a row.
+  private func retryTimer(after error: CatalogError, failures: Int, _ wake: AsyncStream<Wakeup>.Continuation)
+    -> Task<Void, Never>
+  {
+    let delay = error.retryAfter ?? retrying.policy.delay(after: error, attempt: failures, random: retrying.random())
+    let clock = retrying.clock
+    return Task {
+      guard (try? await clock.sleep(for: delay)) != nil else { return }
+      wake.yield(.retryDue)
+    }
   }
 
   /// What a stopped sync reports in `.failed(lastError:)`: the catalog's

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Who wins when the catalog's copy changed after the user's edit (the catalog answered 409).
+/// Who wins when the catalog's copy changed after the user's edit (the catalog answered 412 to its If-Match).
 enum ConflictPolicy: Sendable, Hashable {
   /// The catalog's copy replaces the user's edit on the device.
   case serverWins

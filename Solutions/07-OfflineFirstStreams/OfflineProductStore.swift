@@ -120,8 +120,8 @@ actor OfflineProductStore {
     return try SQLiteProductLocalDataSource.savableRow(product)
   }
 
-  /// Stores `product` by id, through the boundary.
-  private func upsert(_ product: Product) throws {
+  /// Stores `product` by id, through the boundary: every write of a product goes here.
+  func upsert(_ product: Product) throws {
     try database.prepare(SQLiteProductLocalDataSource.upsert).run(Self.storableRow(product).values)
   }
 
@@ -228,45 +228,55 @@ actor OfflineProductStore {
   @discardableResult
   func record(_ change: ProductChange, editedAt: Date) throws -> Product? {
     try commit {
+      let base = try baseVersion(for: change)
       let stored: Product?
-      let kind: OutboxEntry.Kind
-      // The version the edit starts from: the catalog's copy on the device. An
-      // edit behind another waiting edit of the same product gets its base when
-      // that one is sent (`complete(_:receipt:)`).
-      var baseVersion: String? = nil
-      if change.kind != .add, try pendingEntries().allSatisfy({ $0.productID != change.productID }) {
-        baseVersion = try storedProduct(id: change.productID)?.version
-      }
       switch change {
       case .add(let product):
         var added = product.withID(try nextTemporaryID())
         added.updatedAt = editedAt
         try upsert(added)
-        (stored, kind) = (added, .add)
+        stored = added
       case .update(var product):
-        // The device shows when the user changed it; the base version above, not
-        // this date, is what the catalog checks.
         product.updatedAt = editedAt
         try upsert(product)
-        (stored, kind) = (product, .update)
+        stored = product
       case .delete(let id):
         try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(id))])
-        (stored, kind) = (nil, .delete)
+        stored = nil
       }
-      let productID = stored?.id ?? change.productID
-      try database.prepare(
-        """
-        INSERT INTO outbox (idempotency_key, kind, product_id, body, edited_at, base_version)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """
-      ).run([
-        .text(makeKey()), .text(kind.rawValue), .integer(Int64(productID)),
-        try stored.map { .blob(try ProductWriteBody.data(for: $0)) } ?? .null,
-        .real(editedAt.timeIntervalSinceReferenceDate), baseVersion.map { .text($0) } ?? .null,
-      ])
-      try touch([productID])
+      try enqueue(
+        change.kind, productID: stored?.id ?? change.productID, stored: stored, editedAt: editedAt, base: base)
       return stored
     }
+  }
+
+  // MARK: Task 4's parts that are not the lesson (finished)
+
+  /// The version an edit starts from: the catalog's copy as the device holds it,
+  /// read before the edit changes it. `nil` for an add, and for an edit behind
+  /// another waiting edit of the same product: that one's answer gives it its
+  /// base (`complete(_:receipt:)`). The device's own `updatedAt` stamp never is one.
+  func baseVersion(for change: ProductChange) throws -> String? {
+    guard change.kind != .add, try pendingEntries().allSatisfy({ $0.productID != change.productID }) else {
+      return nil
+    }
+    return try storedProduct(id: change.productID)?.version
+  }
+
+  /// Inserts the outbox row of a change (a new key, its body from the product as
+  /// stored, none for a delete) and notes that the device's copy changed.
+  func enqueue(_ kind: OutboxEntry.Kind, productID: Int, stored: Product?, editedAt: Date, base: String?) throws {
+    try database.prepare(
+      """
+      INSERT INTO outbox (idempotency_key, kind, product_id, body, edited_at, base_version)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """
+    ).run([
+      .text(makeKey()), .text(kind.rawValue), .integer(Int64(productID)),
+      try stored.map { .blob(try ProductWriteBody.data(for: $0)) } ?? .null,
+      .real(editedAt.timeIntervalSinceReferenceDate), base.map { .text($0) } ?? .null,
+    ])
+    try touch([productID])
   }
 
   // MARK: The outbox, as the sync engine reads it (finished)

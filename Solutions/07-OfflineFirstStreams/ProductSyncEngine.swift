@@ -148,7 +148,7 @@ actor ProductSyncEngine {
     conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))
   }
 
-  // MARK: Task 7: publish the sync status
+  // MARK: Following connectivity and the store (finished)
 
   /// Follows connectivity and the outbox: offline, it says so; online, it syncs
   /// now, after every write the store commits, and after a failure when the
@@ -200,46 +200,58 @@ actor ProductSyncEngine {
       wake.finish()
     }
     for await wakeup in wakeups {
-      switch wakeup {
-      case .connectivity(false):
-        state.online = false
-        state.retry?.cancel()
-        state.sync?.cancel()
-        status.publish(.offline)
-      case .connectivity(true):
-        state.online = true
-        state.retry?.cancel()
-        if state.sync == nil { try await startSync(&state, wake) } else { state.changedDuringSync = true }
-      case .storeChanged, .retryDue:
-        if state.sync != nil {
-          state.changedDuringSync = true
-        } else if state.online, try await store.pendingCount() > 0 {
+      guard try await react(to: wakeup, &state, wake) else { return }
+    }
+  }
+
+  // MARK: Task 7: publish the sync status
+
+  /// What the engine does when `wakeup` comes, and what it publishes.
+  ///
+  /// - Returns: `false` when following ends: connectivity finished and no sync runs.
+  private func react(
+    to wakeup: Wakeup, _ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation
+  ) async throws -> Bool {
+    switch wakeup {
+    case .connectivity(false):
+      state.online = false
+      state.retry?.cancel()
+      state.sync?.cancel()
+      status.publish(.offline)
+    case .connectivity(true):
+      state.online = true
+      state.retry?.cancel()
+      if state.sync == nil { try await startSync(&state, wake) } else { state.changedDuringSync = true }
+    case .storeChanged, .retryDue:
+      if state.sync != nil {
+        state.changedDuringSync = true
+      } else if state.online, try await store.pendingCount() > 0 {
+        try await startSync(&state, wake)
+      }
+    case .syncEnded(let outcome):
+      state.sync = nil
+      switch outcome {
+      case .success:
+        state.failures = 0
+        status.publish(.idle)
+        if state.changedDuringSync, state.online, !state.ending, try await store.pendingCount() > 0 {
           try await startSync(&state, wake)
         }
-      case .syncEnded(let outcome):
-        state.sync = nil
-        switch outcome {
-        case .success:
-          state.failures = 0
-          status.publish(.idle)
-          if state.changedDuringSync, state.online, !state.ending, try await store.pendingCount() > 0 {
-            try await startSync(&state, wake)
-          }
-        case .failure where !state.online:
-          break  // Stopped by going offline: `.offline` says so.
-        case .failure(let error):
-          let reported = try reported(error)
-          status.publish(.failed(lastError: reported))
-          state.failures += 1
-          state.retry = retryTimer(after: reported, failures: state.failures, wake)
-        }
-        state.changedDuringSync = false
-        if state.ending { return }
-      case .connectivityEnded:
-        guard state.sync != nil else { return }
-        state.ending = true
+      case .failure where !state.online:
+        break  // Stopped by going offline: `.offline` says so.
+      case .failure(let error):
+        let reported = try reported(error)
+        status.publish(.failed(lastError: reported))
+        state.failures += 1
+        state.retry = retryTimer(after: reported, failures: state.failures, wake)
       }
+      state.changedDuringSync = false
+      if state.ending { return false }
+    case .connectivityEnded:
+      guard state.sync != nil else { return false }
+      state.ending = true
     }
+    return true
   }
 
   private func startSync(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws {

@@ -13,7 +13,7 @@ import Foundation
 ///     swift run course serve --port 8099 &
 ///     COURSE_BENCHMARKS=1 swift run -c release benchmarks kill-sync http://127.0.0.1:8099 200
 ///
-/// Each launch adds one product ("kill-N") and syncs until its outbox is empty;
+/// Each launch adds one product ("kill-RUN-N") and syncs until its outbox is empty;
 /// the parent kills it after a random 10–150 ms, and between launches asks the
 /// server to lose, cut or drop its next answers, or to answer 503. At the end a
 /// last launch syncs without being killed, and the parent counts: adds the device
@@ -22,6 +22,8 @@ import Foundation
 enum KillBenchmark {
   /// `kill-sync BASE-URL KILLS`: the parent.
   static func run(baseURL: URL, kills: Int) async throws {
+    // The server outlives a run: this run's adds carry its own prefix.
+    let run = String(UUID().uuidString.prefix(8))
     let path = temporaryPath("kill-sync")
     defer { SQLiteConnection.removeDatabase(atPath: path) }
     let faults = ["lose 1", "cut 1", "drop 1", "status 503 1", "clear"]
@@ -32,29 +34,31 @@ enum KillBenchmark {
       if launch % 3 == 0, let fault = faults.randomElement(using: &generator) {
         try await admin(baseURL, fault)
       }
-      let child = try launchChild(baseURL: baseURL, path: path, add: launch)
+      let child = try launchChild(baseURL: baseURL, path: path, add: "kill-\(run)-\(launch)")
       try await Task.sleep(for: .milliseconds(Int.random(in: 10...150, using: &generator)))
-      if child.isRunning {
-        kill(child.processIdentifier, SIGKILL)
+      var status: Int32 = 0
+      if waitpid(child, &status, WNOHANG) == 0 {
+        kill(child, SIGKILL)
         killed += 1
+        _ = waitpid(child, &status, 0)
       }
-      child.waitUntilExit()
     }
     try await admin(baseURL, "clear")
     let last = try launchChild(baseURL: baseURL, path: path, add: nil)
-    last.waitUntilExit()
-    guard last.terminationStatus == 0 else {
-      print("  the last launch failed with status \(last.terminationStatus)")
+    var status: Int32 = 0
+    _ = waitpid(last, &status, 0)
+    guard status == 0 else {
+      print("  the last launch failed with wait status \(status)")
       return
     }
-    let (lost, doubled, diverged, committed) = try await count(baseURL: baseURL, path: path)
+    let (lost, doubled, diverged, committed) = try await count(baseURL: baseURL, path: path, prefix: "kill-\(run)-")
     let elapsed = ContinuousClock.now - started
     print("  \(kills) launches, \(killed) killed mid-run, \(committed) adds committed on the device, in \(elapsed)")
     print("  lost \(lost), doubled \(doubled), diverged \(diverged)")
   }
 
-  /// `sync-child BASE-URL PATH [N]`: one launch of the app.
-  static func child(baseURL: URL, path: String, add: Int?) async throws {
+  /// `sync-child BASE-URL PATH [TITLE]`: one launch of the app.
+  static func child(baseURL: URL, path: String, add title: String?) async throws {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = 2
     let session = URLSession(configuration: configuration)
@@ -65,13 +69,12 @@ enum KillBenchmark {
       budget: .seconds(5))
     let engine = ProductSyncEngine(
       store: store, remote: remote, retryPolicy: policy, clock: ContinuousClock(), random: { 0.5 })
-    if let add {
-      let title = "kill-\(add)"
+    if let title {
       let known = try await store.products().contains { $0.title == title }
       if !known {
         let product = Product(
-          id: 0, title: title, description: "Added by launch \(add)", category: "benchmark", price: 1,
-          discountPercentage: 0, rating: 0, stock: add, brand: nil, thumbnail: nil, updatedAt: Date())
+          id: 0, title: title, description: "Added by one launch", category: "benchmark", price: 1,
+          discountPercentage: 0, rating: 0, stock: 1, brand: nil, thumbnail: nil, updatedAt: Date())
         try await store.record(.add(product), editedAt: Date())
       }
     }
@@ -82,18 +85,29 @@ enum KillBenchmark {
         try await Task.sleep(for: .milliseconds(10))
       }
     }
-    // The device takes the catalog's page of everything, as a refresh would.
+    // The device takes the catalog's page of everything, as a refresh would;
+    // a fault the parent injected may stop it, as it would stop a refresh.
     let revision = try await store.revision()
-    let page = try await remote.products(limit: 0, skip: 0)
-    try await store.savePage(page, fetchedAt: revision)
+    if let page = try? await remote.products(limit: 0, skip: 0) {
+      try await store.savePage(page, fetchedAt: revision)
+    }
   }
 
-  private static func launchChild(baseURL: URL, path: String, add: Int?) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["sync-child", baseURL.absoluteString, path] + (add.map { ["\($0)"] } ?? [])
-    try process.run()
-    return process
+  /// Starts one launch of the app, with `posix_spawn` and reaped with `waitpid`:
+  /// Foundation's `Process` reaps its children itself, which races with a kill.
+  private static func launchChild(baseURL: URL, path: String, add title: String?) throws -> pid_t {
+    let arguments = [CommandLine.arguments[0], "sync-child", baseURL.absoluteString, path] + (title.map { [$0] } ?? [])
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    // No backtrace for a child that fails: it would hold the parent for its 30 s timeout.
+    var environment =
+      (ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 })
+      .map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in environment { free(pointer) } }
+    let result = posix_spawn(&pid, arguments[0], nil, nil, &argv, &environment)
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+    return pid
   }
 
   private static func admin(_ baseURL: URL, _ command: String) async throws {
@@ -103,7 +117,7 @@ enum KillBenchmark {
     _ = try await URLSession(configuration: .ephemeral).data(for: request)
   }
 
-  private static func count(baseURL: URL, path: String) async throws -> (
+  private static func count(baseURL: URL, path: String, prefix: String) async throws -> (
     lost: Int, doubled: Int, diverged: Int, committed: Int
   ) {
     let store = try OfflineProductStore(path: path)
@@ -111,8 +125,8 @@ enum KillBenchmark {
     let remote = URLSessionProductRemoteDataSource(
       baseURL: baseURL, session: URLSession(configuration: .ephemeral), now: { Date() })
     let server = try await remote.products(limit: 0, skip: 0).products
-    let committed = Set(device.map(\.title).filter { $0.hasPrefix("kill-") })
-    let serverTitles = server.map(\.title).filter { $0.hasPrefix("kill-") }
+    let committed = Set(device.map(\.title).filter { $0.hasPrefix(prefix) })
+    let serverTitles = server.map(\.title).filter { $0.hasPrefix(prefix) }
     let lost = committed.subtracting(serverTitles).count
     let doubled = serverTitles.count - Set(serverTitles).count
     let byID = Dictionary(server.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })

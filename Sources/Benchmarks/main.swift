@@ -45,8 +45,13 @@ case "kill-sync":
   exit(0)
 case "sync-child":
   guard arguments.count >= 3, let url = URL(string: arguments[1]) else { exit(2) }
-  try await KillBenchmark.child(baseURL: url, path: arguments[2], add: arguments.count > 3 ? Int(arguments[3]) : nil)
-  exit(0)
+  do {
+    try await KillBenchmark.child(baseURL: url, path: arguments[2], add: arguments.count > 3 ? arguments[3] : nil)
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("sync-child: \(error)\n".utf8))
+    exit(1)
+  }
 default:
   break
 }

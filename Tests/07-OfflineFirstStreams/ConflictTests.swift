@@ -68,6 +68,13 @@ struct ConflictTests {
       return nil
     }
     guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return nil }
+    if harness.api.requests.contains(where: { $0.method == "PUT" && $0.header("If-Match") == nil }) {
+      Issue.record(
+        guide.task(
+          4,
+          "the edit was sent without If-Match, so the catalog could not tell its copy changed (no 412): record(_:editedAt:) must queue the edit with its baseVersion(for:)"
+        ))
+    }
     return harness
   }
 

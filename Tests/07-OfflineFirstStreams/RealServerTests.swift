@@ -77,10 +77,18 @@ struct RealServerTests {
     edited.stock = 9
     harness.api.inject(.answerLost, on: .add, times: 1)
     harness.api.inject(.offline, on: .add)
-    _ = await Result { try await harness.engine.syncNow() }
+    let stopped = await Result { try await harness.engine.syncNow() }
+    guard guide.unfinishedTask(in: stopped) == nil else {
+      Issue.record(guide.task(5, "expected a sync that stops while the catalog can't be reached", blaming: stopped))
+      return
+    }
     // Another client renames the new product, so nothing on the device can tell
     // that the page's copy is the add: it is stored under the catalog's id.
-    let id = catalogID(harness, title: "Kettle") ?? 0
+    guard let id = catalogID(harness, title: "Kettle") else {
+      Issue.record(
+        guide.task(5, "expected the add to reach the catalog before its answer was lost; the catalog holds no kettle"))
+      return
+    }
     var rename = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/\(id)"))
     rename.httpMethod = "PATCH"
     rename.httpBody = Data(#"{"title": "Kettle, renamed"}"#.utf8)
