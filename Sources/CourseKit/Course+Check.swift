@@ -58,11 +58,11 @@ extension Course {
         }
           ?? " \(Self.lastStage(of: package.workspace.stages().count))")
     }
-    if let step = hangStep(report) { return step }
+    if let step = hangStep(report) ?? crashStep(report) { return step }
     guard let task = report.firstTask else {
       if report.result.brokenReason != nil {
         return style.bold("Next:") + " open \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")): the backtrace "
-          + "after its \"Fatal error\" or \"Program crashed\" line names the function and line that crashed."
+          + "after its \"Fatal error\", \"Swift runtime failure\" or \"Program crashed\" line names the function and line that crashed."
       }
       return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
     }
@@ -75,6 +75,16 @@ extension Course {
   static func lastStage(of count: Int) -> String {
     count == 1
       ? "That was the only stage in this package." : "That was the last of the \(count) stages in this package."
+  }
+
+  /// What to do about a crashed suite whose crash is in a test that names its
+  /// task: that task, and the usual cause of the trap. `nil` otherwise.
+  func crashStep(_ report: StageReport) -> String? {
+    guard case .crashed(let reason) = report.result.ending, let task = report.crashedTask else { return nil }
+    let stage = report.stage
+    return style.bold("Next:") + " the crash is in Task \(task.number) \"\(task.title)\": read "
+      + "\(task.section(in: stage)). \(StageReport.crashCause(reason))\n  The backtrace in "
+      + "\(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")) names the function and line."
   }
 
   /// What to do about a hung suite: the tests that never ended and their task,
