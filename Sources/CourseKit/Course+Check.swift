@@ -88,14 +88,17 @@ extension Course {
   }
 
   /// What to do about a hung suite: the tests that never ended and their task,
-  /// and a rerun that stops at the time limit, never a bare `swift test`, which
-  /// would wait forever. `nil` when the suite did not hang.
+  /// and a rerun that stops at the time limit, never a bare `swift test`: the
+  /// suites' one-minute time limit reports the hung test, but cannot end an
+  /// await that ignores cancellation, so the run goes on (measured with Swift
+  /// 6.3.1: "Time limit was exceeded" at 60 s, and no end). `nil` when the suite did not hang.
   func hangStep(_ report: StageReport) -> String? {
     guard case .hung(_, let limit) = report.result.ending else { return nil }
     let stage = report.stage
     let rerun =
       "  `swift run course check \(stage.number)` runs the suite again and stops it after \(Int(limit)) s; "
-      + "a bare `swift test` would wait forever."
+      + "a bare `swift test` reports a hung test after the suites' one-minute time limit, "
+      + "but does not end while its await ignores cancellation."
     let tests = report.unfinished.map(\.test)
     guard !tests.isEmpty else {
       // No test started: the test runner was still planning the run, and a test's

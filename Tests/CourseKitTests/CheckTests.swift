@@ -182,6 +182,9 @@ struct CheckTests {
           + "continuation), Task 1 \"Pass a\": read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
     #expect(output.contains("`swift run course check 01` runs the suite again and stops it after 15 s"), "\(output)")
     #expect(!output.contains("--filter"), "a bare `swift test --filter` would hang for the learner: \(output)")
+    #expect(!output.contains("wait forever"), "the suites have a one-minute time limit: \(output)")
+    #expect(
+      output.contains("one-minute time limit, but does not end while its await ignores cancellation"), "\(output)")
   }
 
   /// A test that hangs before it records anything names no task itself: the
