@@ -112,6 +112,14 @@ extension Course {
       "find the await that never returns in your code that \(SuiteResult.list(tests)) \(tests.count == 1 ? "calls" : "call")"
     let clue =
       report.result.clues.isEmpty ? "" : " (the log line above names the function that leaked its continuation)"
+    if let task = report.leakingTask,
+      let function = report.result.clues.lazy.compactMap(StageReport.leakedFunction).first
+    {
+      // The runtime named the function that never resumed: its task, not the first task whose test waited on it.
+      return style.bold("Next:") + " \(function) leaked its continuation (the log line above), so an await "
+        + "in it never returns; \(SuiteResult.list(tests)) waited on it. It is Task \(task.number) "
+        + "\"\(task.title)\": read \(task.section(in: stage))\n" + rerun
+    }
     if let task = report.unfinished.lazy.compactMap(\.task).first {
       return style.bold("Next:") + " \(awaiting)\(clue), Task \(task.number) \"\(task.title)\": "
         + "read \(task.section(in: stage))\n" + rerun

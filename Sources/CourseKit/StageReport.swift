@@ -25,6 +25,8 @@ struct StageReport {
 
   let stage: Stage
   let result: SuiteResult
+  /// The stage doc's tasks.
+  let tasks: [StageTask]
   /// Tasks with failures or waiting tests, in task order.
   private(set) var sections: [Section] = []
   /// Failures whose messages name no task.
@@ -43,6 +45,7 @@ struct StageReport {
   init(stage: Stage, tasks: [StageTask], result: SuiteResult) {
     self.stage = stage
     self.result = result
+    self.tasks = tasks
     var byTask: [Int: Section] = [:]
     func section(for reference: TaskReference) -> Int {
       let task =
@@ -207,6 +210,24 @@ struct StageReport {
     }
     if crashed.count > shown { lines.append("  … and \(crashed.count - shown) more") }
     return lines
+  }
+
+  /// The task whose code a hang is in, when the runtime names the function that
+  /// leaked its continuation (`SWIFT TASK CONTINUATION MISUSE: value(for:operation:)
+  /// leaked …`) and a task's section names that function: a coalescer that never
+  /// resumes is the coalescer's task, whichever task's test stopped on it.
+  var leakingTask: StageTask? {
+    let functions = result.clues.compactMap(Self.leakedFunction)
+    return functions.lazy.compactMap { function in tasks.first { $0.mentions(function: function) } }.first
+  }
+
+  /// `value(for:operation:)` from a `SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked …` line.
+  static func leakedFunction(_ clue: String) -> String? {
+    guard let start = clue.range(of: "MISUSE: "),
+      let end = clue.range(of: " leaked", range: start.upperBound..<clue.endIndex)
+    else { return nil }
+    let name = clue[start.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+    return name.isEmpty ? nil : name
   }
 
   /// The task a crash happened in: the first crashed test's that has one.

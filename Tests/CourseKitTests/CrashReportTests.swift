@@ -82,3 +82,30 @@ struct CrashReportTests {
     #expect(result.unfinishedTests == ["a()", "b()"])
   }
 }
+
+/// A hang goes to the task whose code hangs, not to the first task whose test stopped on it.
+struct HangRoutingTests {
+  @Test func aLeakedContinuationIsTheTaskThatWritesTheFunction() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write(
+      "Docs/01-Intro.md",
+      "# 01\n\n## Tasks\n\n### Task 1: Pass a\n\n**Tests.** `a`.\n\n### Task 2: Share one request\n\n"
+        + "**Write.** `RequestCoalescer.value(for:operation:)`.\n\n**Tests.** `b`.\n")
+    let misuse =
+      "SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked its continuation without resuming it. "
+      + "This may cause tasks waiting on it to remain suspended forever."
+    // a() is Task 1's test, but it waits on the coalescer that Task 2 writes.
+    let hung = CannedRun(
+      status: 9, console: "◇ Test a() started.\n\(misuse)",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], running: ["a()"], ended: false,
+        comments: ["a()": #"Task 1 "Pass a" (Docs/01-Intro.md): expected one page, got none"#]),
+      timedOut: true)
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: hung))
+    #expect(
+      output.contains(
+        #"Next: value(for:operation:) leaked its continuation (the log line above), so an await in it never returns; a() waited on it. It is Task 2 "Share one request": read Docs/01-Intro.md#task-2-share-one-request"#
+      ), "\(output)")
+    #expect(StageReport.leakedFunction(misuse) == "value(for:operation:)")
+  }
+}
