@@ -126,7 +126,7 @@ struct StageReport {
       return "An index past the end of an array or string is the cause: check it against `count`, "
         + "or use `first`, `last` or `indices`."
     }
-    if reason.contains("not in the registry") {
+    if reason.contains("not in the registry") || reason.contains("Session invalidated") {
       return "URLSession's own bookkeeping trapped: a request ran on a session that was already invalidated, "
         + "usually code that went on after its test gave up on it, such as a loop that never checks "
         + "`Task.isCancelled`. Let cancellation end the work."

@@ -67,6 +67,7 @@ struct CrashReportTests {
       "Fatal error: Trying to access a behaviour for a task that in not in the registry.",
       "a request ran on a session that was already invalidated"
     ),
+    ("Fatal error: Session invalidated", "a request ran on a session that was already invalidated"),
     ("Program crashed: Bad pointer dereference at 0x0000000000000018", "A bad memory access"),
     ("Fatal error: something else", "A force unwrap, try! or fatalError is the usual cause."),
   ])
