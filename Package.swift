@@ -160,6 +160,13 @@ for target in package.targets where target.name == "Solution07" {
 // link is most of the wait after a one-line edit: gold takes about 0.55 s, LLVM's
 // lld about 0.3 s (2 cores). Swift toolchains for Linux ship `ld.lld` beside
 // `swift`; where it is missing, the default linker is used.
+//
+// Swift Build (`--build-system swiftbuild`, SwiftPM's default from 6.4) links
+// with `--gc-sections` even in debug builds, and lld, unlike gold, then also
+// drops sections that are reached only through `__start_`/`__stop_` symbols
+// (its `-z start-stop-gc` default), which is how the Swift runtime finds its
+// metadata: the test binaries crashed with "Bad pointer dereference".
+// `-z nostart-stop-gc` keeps gold's behaviour, for release builds too.
 #if os(Linux)
   let toolchainHasLLD = (Context.environment["PATH"] ?? "").split(separator: ":").contains { folder in
     access("\(folder)/swift", X_OK) == 0 && access("\(folder)/ld.lld", X_OK) == 0
@@ -179,6 +186,9 @@ for target in package.targets where target.type != .system {
       .enableUpcomingFeature("InferIsolatedConformances"),
     ]
   if toolchainHasLLD {
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
+    target.linkerSettings =
+      (target.linkerSettings ?? []) + [
+        .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "nostart-stop-gc"])
+      ]
   }
 }

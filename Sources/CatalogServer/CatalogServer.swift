@@ -20,7 +20,13 @@ import Synchronization
 /// answers over TCP. One thread accepts connections; each connection gets a
 /// thread of its own, which serves its requests one after another (keep-alive)
 /// until the client closes it, it stays idle for `idleTimeout`, or a request is
-/// refused. At most `maxConnections` are open at once.
+/// refused. A request must arrive whole, head and body, within `requestTimeout`
+/// of its first byte, however slowly it trickles in. At most `maxConnections`
+/// are open at once: when a new one comes and the server is full, the one that
+/// has waited longest without being answered (idle first, then one still
+/// sending its request) is closed to make room, and when every one is being
+/// answered, the new one gets 503 at once. So no number of slow or idle clients
+/// keeps a normal request out.
 ///
 /// ```swift
 /// let server = CatalogServer(.init(port: 0))
@@ -46,9 +52,12 @@ public final class CatalogServer: Sendable {
     public var limits: HTTPLimits
     /// How long a connection may wait for its next request, or for the rest of one, before it is closed.
     public var idleTimeout: Duration
+    /// How long a request, head and body, may take to arrive from its first byte; then the connection is closed.
+    public var requestTimeout: Duration
     /// How long a stalled answer waits for the client to give up before the server closes it.
     public var stallLimit: Duration
-    /// How many connections may be open at once; past it a new one is closed at once.
+    /// How many connections may be open at once; past it the longest-waiting unanswered one
+    /// is closed for the new one, or, when all are being answered, the new one gets 503.
     public var maxConnections: Int
     /// Hears each request, once it is over.
     public var log: @Sendable (RequestLogEntry) -> Void
@@ -58,7 +67,8 @@ public final class CatalogServer: Sendable {
     public init(
       port: UInt16 = 8080, latency: Duration = .zero, failRate: Double = 0, offline: Bool = false,
       products: [JSONValue] = ProductFixtures.records, limits: HTTPLimits = HTTPLimits(),
-      idleTimeout: Duration = .seconds(15), stallLimit: Duration = .seconds(120), maxConnections: Int = 512,
+      idleTimeout: Duration = .seconds(15), requestTimeout: Duration = .seconds(10),
+      stallLimit: Duration = .seconds(120), maxConnections: Int = 512,
       log: @escaping @Sendable (RequestLogEntry) -> Void = { _ in },
       notice: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -69,11 +79,22 @@ public final class CatalogServer: Sendable {
       self.products = products
       self.limits = limits
       self.idleTimeout = idleTimeout
+      self.requestTimeout = requestTimeout
       self.stallLimit = stallLimit
       self.maxConnections = maxConnections
       self.log = log
       self.notice = notice
     }
+  }
+
+  /// What an open connection is doing, for `offline` and for the connection cap.
+  enum Phase: Equatable {
+    /// Waiting for its next request (or its first) since then.
+    case idle(since: ContinuousClock.Instant)
+    /// Reading a request whose first bytes came then.
+    case reading(since: ContinuousClock.Instant)
+    /// Answering a request.
+    case answering
   }
 
   struct State {
@@ -85,8 +106,8 @@ public final class CatalogServer: Sendable {
     var offlineGeneration = 0
     var running = false
     var stopping = false
-    /// Open connections by descriptor, and whether each is serving a request now.
-    var connections: [Int32: Bool] = [:]
+    /// Open connections by descriptor, and what each is doing.
+    var connections: [Int32: Phase] = [:]
     /// Callers waiting for the accept thread to apply `offline`.
     var listenerWaiters: [DispatchSemaphore] = []
     var listenError: CatalogServerError?
@@ -207,7 +228,9 @@ public final class CatalogServer: Sendable {
         listener = nil
         // Idle keep-alive connections close now; busy ones after their answer.
         state.withLock { state in
-          for (descriptor, busy) in state.connections where !busy { Socket.shutdown(descriptor: descriptor) }
+          for (descriptor, phase) in state.connections {
+            if case .idle = phase { Socket.shutdown(descriptor: descriptor) }
+          }
         }
       } else if !offline && listener == nil {
         do {
@@ -236,14 +259,25 @@ public final class CatalogServer: Sendable {
 
   private func serve(_ client: Socket) {
     let descriptor = client.descriptor
-    let admitted = state.withLock { state in
-      guard !state.stopping, !state.offline, state.connections.count < configuration.maxConnections else {
-        return false
+    let admitted = state.withLock { state -> Bool? in
+      guard !state.stopping, !state.offline else { return nil }
+      if state.connections.count >= configuration.maxConnections {
+        guard let waiting = Self.longestWaiting(state.connections) else { return false }
+        // Out of the registry at once, so the new one fits; its thread sees that and ends.
+        state.connections.removeValue(forKey: waiting)
+        Socket.shutdown(descriptor: waiting)
       }
-      state.connections[descriptor] = false
+      state.connections[descriptor] = .idle(since: .now)
       return true
     }
-    guard admitted else { return }
+    guard let admitted else { return }
+    guard admitted else {
+      // Every connection is being answered: say so at once rather than leave the client waiting.
+      var reply = Reply.message("Too many connections; try again in a moment", status: 503)
+      reply.headers["Retry-After"] = "1"
+      client.send(HTTPResponse.head(of: reply, keepAlive: false) + reply.body)
+      return
+    }
     let handOver = Handover(client)
     let thread = Thread { [self] in
       guard let socket = handOver.take() else { return }
@@ -259,10 +293,27 @@ public final class CatalogServer: Sendable {
 
   // MARK: Used by connections
 
-  /// Marks a connection busy or idle; `false` means it must close now (offline or stopping).
-  func setBusy(_ descriptor: Int32, _ busy: Bool) -> Bool {
+  /// The connection that has waited longest without an answer: the oldest idle
+  /// one, else the one that began its request earliest; `nil` when all are answering.
+  static func longestWaiting(_ connections: [Int32: Phase]) -> Int32? {
+    var idle: (Int32, ContinuousClock.Instant)?
+    var reading: (Int32, ContinuousClock.Instant)?
+    for (descriptor, phase) in connections {
+      switch phase {
+      case .idle(let since): if idle.map({ since < $0.1 }) ?? true { idle = (descriptor, since) }
+      case .reading(let since): if reading.map({ since < $0.1 }) ?? true { reading = (descriptor, since) }
+      case .answering: break
+      }
+    }
+    return (idle ?? reading)?.0
+  }
+
+  /// Records what a connection is doing; `false` means it must close now: the
+  /// server is offline or stopping, or it closed the connection to make room.
+  func setPhase(_ descriptor: Int32, _ phase: Phase) -> Bool {
     state.withLock { state in
-      state.connections[descriptor] = busy
+      guard state.connections[descriptor] != nil else { return false }
+      state.connections[descriptor] = phase
       return !state.offline && !state.stopping
     }
   }

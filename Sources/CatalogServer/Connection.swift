@@ -9,9 +9,11 @@ struct Connection {
   let socket: Socket
 
   private var limits: HTTPLimits { server.configuration.limits }
-  private var timeoutMilliseconds: Int32 {
-    let (seconds, attoseconds) = server.configuration.idleTimeout.components
-    return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+  private var timeoutMilliseconds: Int32 { Self.milliseconds(server.configuration.idleTimeout) }
+
+  private static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    return Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
   }
 
   /// Serves requests until the client leaves, the connection idles out, or an answer ends it.
@@ -23,17 +25,21 @@ struct Connection {
           socket.receive(into: &buffer) > 0
         else { return }
       }
-      guard server.setBusy(socket.descriptor, true) else { return }
-      let keepOpen = serveOne(&buffer, started: ContinuousClock.now)
-      guard server.setBusy(socket.descriptor, false), keepOpen else { return }
+      let started = ContinuousClock.now
+      guard server.setPhase(socket.descriptor, .reading(since: started)) else { return }
+      let keepOpen = serveOne(&buffer, started: started)
+      guard server.setPhase(socket.descriptor, .idle(since: .now)), keepOpen else { return }
     }
   }
 
   /// Reads one request from `buffer` and the socket, answers it, and says whether to keep the connection.
   private func serveOne(_ buffer: inout [UInt8], started: ContinuousClock.Instant) -> Bool {
+    // The whole request, however slowly it comes, by this deadline: a byte now and
+    // then does not keep a connection.
+    let deadline = started + server.configuration.requestTimeout
     var parsed = HTTPRequestParser.parse(buffer[...], limits: limits)
     while parsed == .needMore {
-      guard readMore(into: &buffer) else { return false }
+      guard readMore(into: &buffer, by: deadline) else { return false }
       parsed = HTTPRequestParser.parse(buffer[...], limits: limits)
     }
     let head: HTTPRequestHead
@@ -52,8 +58,9 @@ struct Connection {
       socket.send(HTTPResponse.continueHead)
     }
     while buffer.count < head.contentLength {
-      guard readMore(into: &buffer) else { return false }
+      guard readMore(into: &buffer, by: deadline) else { return false }
     }
+    guard server.setPhase(socket.descriptor, .answering) else { return false }
     let body = Data(buffer.prefix(head.contentLength))
     buffer.removeFirst(head.contentLength)
     let keepAlive = head.keepsAlive
@@ -98,9 +105,13 @@ struct Connection {
     }
   }
 
-  /// Reads more of a request; `false` when the client left or was too slow.
-  private func readMore(into buffer: inout [UInt8]) -> Bool {
-    socket.waitReadable(milliseconds: timeoutMilliseconds) == .readable && socket.receive(into: &buffer) > 0
+  /// Reads more of a request; `false` when the client left, went quiet for
+  /// `idleTimeout`, or the request's `deadline` passed.
+  private func readMore(into buffer: inout [UInt8], by deadline: ContinuousClock.Instant) -> Bool {
+    let left = Self.milliseconds(deadline - ContinuousClock.now)
+    guard left > 0 else { return false }
+    return socket.waitReadable(milliseconds: min(timeoutMilliseconds, left)) == .readable
+      && socket.receive(into: &buffer) > 0
   }
 
   /// Sends `reply` and returns how many bytes went out.

@@ -33,59 +33,74 @@ final class ChildProcess {
   /// - Throws: `CourseError.cannotRun` when the process cannot start.
   init(_ arguments: [String], in directory: URL, environment: [String: String]) throws {
     let command = arguments.joined(separator: " ")
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else {
-      throw CourseError.cannotRun(command: command, reason: String(cString: strerror(errno)))
-    }
-    // Neither end may leak into a process spawned meanwhile; the dup2 below clears the flag on 1 and 2.
-    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    defer { close(fds[1]) }
-
-    #if canImport(Darwin)
-      var actions: posix_spawn_file_actions_t? = nil
-      var attributes: posix_spawnattr_t? = nil
+    #if os(macOS) || os(Linux)
+      (pid, output) = try Self.spawn(arguments, command: command, in: directory, environment: environment)
     #else
-      var actions = posix_spawn_file_actions_t()
-      var attributes = posix_spawnattr_t()
+      // iOS and the other Darwin platforms: the package builds there (Xcode with a
+      // simulator selected) so that the stage suites run, but `course` is a tool for
+      // the Mac or a Linux machine and starts no process.
+      throw CourseError.cannotRun(command: command, reason: ProcessCommandRunner.unsupportedPlatform)
     #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // `course` ignores SIGINT and friends while it runs (see `Interruption`), and an
-    // ignored signal stays ignored across exec: give the child the defaults back.
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
-    var noneBlocked = sigset_t()
-    sigemptyset(&noneBlocked)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-    #if canImport(Darwin)
-      flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-    #endif
-    posix_spawnattr_setflags(&attributes, Int16(flags))
-
-    let argv = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory.path] + arguments
-    let env = environment.map { "\($0.key)=\($0.value)" }
-    var pid = pid_t()
-    let status = withCStrings(argv) { argv in
-      withCStrings(env) { env in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, env) }
-    }
-    guard status == 0 else {
-      close(fds[0])
-      throw CourseError.cannotRun(command: command, reason: String(cString: strerror(status)))
-    }
-    self.pid = pid
-    self.output = fds[0]
   }
+
+  #if os(macOS) || os(Linux)
+    /// Starts the command; returns its pid and the read end of its output pipe.
+    private static func spawn(
+      _ arguments: [String], command: String, in directory: URL, environment: [String: String]
+    ) throws -> (pid_t, Int32) {
+      var fds: [Int32] = [-1, -1]
+      guard pipe(&fds) == 0 else {
+        throw CourseError.cannotRun(command: command, reason: String(cString: strerror(errno)))
+      }
+      // Neither end may leak into a process spawned meanwhile; the dup2 below clears the flag on 1 and 2.
+      _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+      defer { close(fds[1]) }
+
+      #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+      #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+      #endif
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+      posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      // `course` ignores SIGINT and friends while it runs (see `Interruption`), and an
+      // ignored signal stays ignored across exec: give the child the defaults back.
+      var defaults = sigset_t()
+      sigemptyset(&defaults)
+      for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
+      var noneBlocked = sigset_t()
+      sigemptyset(&noneBlocked)
+      posix_spawnattr_setsigdefault(&attributes, &defaults)
+      posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+      posix_spawnattr_setpgroup(&attributes, 0)
+      var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+      #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+      #endif
+      posix_spawnattr_setflags(&attributes, Int16(flags))
+
+      let argv = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory.path] + arguments
+      let env = environment.map { "\($0.key)=\($0.value)" }
+      var pid = pid_t()
+      let status = withCStrings(argv) { argv in
+        withCStrings(env) { env in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, env) }
+      }
+      guard status == 0 else {
+        close(fds[0])
+        throw CourseError.cannotRun(command: command, reason: String(cString: strerror(status)))
+      }
+      return (pid, fds[0])
+    }
+  #endif
 
   deinit {
     if output >= 0 { close(output) }

@@ -58,11 +58,11 @@ extension Course {
         }
           ?? " \(Self.lastStage(of: package.workspace.stages().count))")
     }
-    if let step = hangStep(report) { return step }
+    if let step = hangStep(report) ?? crashStep(report) { return step }
     guard let task = report.firstTask else {
       if report.result.brokenReason != nil {
         return style.bold("Next:") + " open \(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")): the backtrace "
-          + "after its \"Fatal error\" or \"Program crashed\" line names the function and line that crashed."
+          + "after its \"Fatal error\", \"Swift runtime failure\" or \"Program crashed\" line names the function and line that crashed."
       }
       return style.bold("Next:") + " read \(stage.doc) and fix the failures above."
     }
@@ -77,15 +77,28 @@ extension Course {
       ? "That was the only stage in this package." : "That was the last of the \(count) stages in this package."
   }
 
+  /// What to do about a crashed suite whose crash is in a test that names its
+  /// task: that task, and the usual cause of the trap. `nil` otherwise.
+  func crashStep(_ report: StageReport) -> String? {
+    guard case .crashed(let reason) = report.result.ending, let task = report.crashedTask else { return nil }
+    let stage = report.stage
+    return style.bold("Next:") + " the crash is in Task \(task.number) \"\(task.title)\": read "
+      + "\(task.section(in: stage)). \(StageReport.crashCause(reason))\n  The backtrace in "
+      + "\(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")) names the function and line."
+  }
+
   /// What to do about a hung suite: the tests that never ended and their task,
-  /// and a rerun that stops at the time limit, never a bare `swift test`, which
-  /// would wait forever. `nil` when the suite did not hang.
+  /// and a rerun that stops at the time limit, never a bare `swift test`: the
+  /// suites' one-minute time limit reports the hung test, but cannot end an
+  /// await that ignores cancellation, so the run goes on (measured with Swift
+  /// 6.3.1: "Time limit was exceeded" at 60 s, and no end). `nil` when the suite did not hang.
   func hangStep(_ report: StageReport) -> String? {
     guard case .hung(_, let limit) = report.result.ending else { return nil }
     let stage = report.stage
     let rerun =
       "  `swift run course check \(stage.number)` runs the suite again and stops it after \(Int(limit)) s; "
-      + "a bare `swift test` would wait forever."
+      + "a bare `swift test` reports a hung test after the suites' one-minute time limit, "
+      + "but does not end while its await ignores cancellation."
     let tests = report.unfinished.map(\.test)
     guard !tests.isEmpty else {
       // No test started: the test runner was still planning the run, and a test's
@@ -99,6 +112,14 @@ extension Course {
       "find the await that never returns in your code that \(SuiteResult.list(tests)) \(tests.count == 1 ? "calls" : "call")"
     let clue =
       report.result.clues.isEmpty ? "" : " (the log line above names the function that leaked its continuation)"
+    if let task = report.leakingTask,
+      let function = report.result.clues.lazy.compactMap(StageReport.leakedFunction).first
+    {
+      // The runtime named the function that never resumed: its task, not the first task whose test waited on it.
+      return style.bold("Next:") + " \(function) leaked its continuation (the log line above), so an await "
+        + "in it never returns; \(SuiteResult.list(tests)) waited on it. It is Task \(task.number) "
+        + "\"\(task.title)\": read \(task.section(in: stage))\n" + rerun
+    }
     if let task = report.unfinished.lazy.compactMap(\.task).first {
       return style.bold("Next:") + " \(awaiting)\(clue), Task \(task.number) \"\(task.title)\": "
         + "read \(task.section(in: stage))\n" + rerun

@@ -50,11 +50,11 @@ extension Course {
       return style.bold("Every stage is solved.")
         + " Compare your code with Solutions/, or run `swift test --skip Lesson` to see every reference pass."
     }
-    if let report, let step = hangStep(report) { return step }
-    if case .broken = progress {
+    if let report, let step = hangStep(report) ?? crashStep(report) { return step }
+    if case .broken(let reason, _, _) = progress {
       return style.bold("Next:")
         + " \(stage.lessonModule)'s tests crashed. Run `swift run course check \(stage.number)` "
-        + "to see where: a force unwrap, try! or fatalError is the usual cause."
+        + "to see where. \(StageReport.crashCause(reason))"
     }
     guard let task = report?.firstTask else {
       return style.bold("Next:") + " read \(stage.doc), then run\n    swift run course check \(stage.number)\n"

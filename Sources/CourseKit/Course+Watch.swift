@@ -8,7 +8,7 @@ extension Course {
   func watch(_ number: String?) throws -> Int32 {
     let start: (Stage, SuiteResult)?
     do {
-      start = try lessonToWorkOn(number)
+      start = try firstRun(number)
     } catch CourseError.interrupted {
       return stoppedWatching(nil)
     }
@@ -41,6 +41,36 @@ extension Course {
       }
     } catch CourseError.interrupted {
       return stoppedWatching(folder)
+    }
+  }
+
+  /// The first run: while the package does not build, shows the compiler's
+  /// errors and waits for a change to the stage's lesson (to any lesson, when no
+  /// stage was named, since the stage to watch is the first whose suite fails).
+  ///
+  /// - Throws: `CourseError.usage` for a stage that does not exist, `interrupted` on Ctrl-C.
+  private func firstRun(_ number: String?) throws -> (Stage, SuiteResult)? {
+    let folder = try number.map { "Lessons/\(try package.workspace.stage(numbered: $0).folder)" } ?? "Lessons"
+    var snapshot = package.workspace.fileStamps(under: folder)
+    while true {
+      do {
+        return try lessonToWorkOn(number)
+      } catch let error as CourseError {
+        guard case .buildFailed = error else { throw error }
+        progressLine(nil)
+        clearScreen()
+        say(style.red("\(error)"))
+        say(style.dim("Watching \(folder); save a file to try again, Ctrl-C to stop."))
+      }
+      while true {
+        if interruption.isRequested { throw CourseError.interrupted }
+        pause(Self.watchInterval)
+        let now = package.workspace.fileStamps(under: folder)
+        if now != snapshot {
+          snapshot = now
+          break
+        }
+      }
     }
   }
 

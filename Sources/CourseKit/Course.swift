@@ -48,7 +48,8 @@ public struct Course: Sendable {
         return 0
       }
       let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-      let workspace = try Workspace.find(from: directory)
+      let workspace = try Workspace.locate(
+        currentDirectory: directory, environment: ProcessInfo.processInfo.environment)
       let interruption = Interruption.onSignals()
       let runner = ProcessCommandRunner(interruption: interruption)
       let course = Course(

@@ -14,7 +14,8 @@ public enum CourseError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notInWorkspace(let path):
-      "No course workspace at or above \(path). Run `swift run course` from the folder that holds Package.swift."
+      "No course workspace at or above \(path). Run `swift run course` from the folder that holds Package.swift, "
+        + "or set COURSE_PACKAGE_ROOT to that folder."
     case .usage(let message):
       "\(message)\nRun `swift run course --help` for the commands."
     case .buildFailed(let errors):

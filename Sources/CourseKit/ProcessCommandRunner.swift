@@ -25,6 +25,23 @@ public struct ProcessCommandRunner: CommandRunning {
     self.gracePeriod = gracePeriod
   }
 
+  /// Whether this platform lets `course` start processes: macOS and Linux.
+  ///
+  /// The package also builds for iOS, so that Xcode with a simulator selected
+  /// runs the stage suites; there `run` throws `CourseError.cannotRun`, and the
+  /// tests that start real processes are skipped.
+  public static var canStartProcesses: Bool {
+    #if os(macOS) || os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// Why `run` refuses where `canStartProcesses` is false.
+  static let unsupportedPlatform =
+    "course runs on macOS and Linux; on iOS it starts no process (run it from a Mac's Terminal)"
+
   public func run(
     _ arguments: [String], in directory: URL, timeout: Double,
     onLine: @escaping @Sendable (String) -> Void

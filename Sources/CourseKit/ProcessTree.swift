@@ -29,8 +29,8 @@ enum ProcessTree {
     return groups
   }
 
-  #if canImport(Darwin)
-    /// Lists a process's children with libproc.
+  #if os(macOS)
+    /// Lists a process's children with libproc, which only the macOS SDK has.
     private static func childrenNow() -> (pid_t) -> [pid_t] {
       { pid in
         var buffer = [pid_t](repeating: 0, count: 4_096)
@@ -42,7 +42,7 @@ enum ProcessTree {
         return buffer.prefix(Int(filled)).filter { $0 > 0 }
       }
     }
-  #else
+  #elseif os(Linux)
     /// Reads the parent of every process from /proc/<pid>/stat once, and answers from that.
     private static func childrenNow() -> (pid_t) -> [pid_t] {
       var children: [pid_t: [pid_t]] = [:]
@@ -56,6 +56,13 @@ enum ProcessTree {
         if fields.count > 1, let parent = pid_t(fields[1]) { children[parent, default: []].append(pid) }
       }
       return { children[$0] ?? [] }
+    }
+  #else
+    /// iOS and the other Darwin platforms have neither libproc nor /proc, and
+    /// `course` starts no process there (see `ProcessCommandRunner.canStartProcesses`):
+    /// no descendants are known, so only a command's own group is signalled.
+    private static func childrenNow() -> (pid_t) -> [pid_t] {
+      { _ in [] }
     }
   #endif
 }

@@ -25,6 +25,8 @@ struct StageReport {
 
   let stage: Stage
   let result: SuiteResult
+  /// The stage doc's tasks.
+  let tasks: [StageTask]
   /// Tasks with failures or waiting tests, in task order.
   private(set) var sections: [Section] = []
   /// Failures whose messages name no task.
@@ -34,6 +36,8 @@ struct StageReport {
   /// The tests that never ended, in the order they started, each with the task
   /// its recorded issues name, if they name one.
   private(set) var unfinished: [(test: String, task: StageTask?)] = []
+  /// The tests a crash happened in, each with its task when known, found as `unfinished`'s are.
+  private(set) var crashed: [(test: String, task: StageTask?)] = []
 
   /// Groups a run's failures and skips by the tasks their messages name.
   ///
@@ -41,6 +45,7 @@ struct StageReport {
   init(stage: Stage, tasks: [StageTask], result: SuiteResult) {
     self.stage = stage
     self.result = result
+    self.tasks = tasks
     var byTask: [Int: Section] = [:]
     func section(for reference: TaskReference) -> Int {
       let task =
@@ -62,13 +67,15 @@ struct StageReport {
     }
     // A test often records issues before it hangs; they say which task it belongs to.
     // One that recorded nothing is looked up in the doc, which names each task's tests.
-    unfinished = result.unfinishedTests.map { test in
+    func withTask(_ test: String) -> (test: String, task: StageTask?) {
       let reference = result.failures.lazy.filter { $0.test == test }.compactMap(TaskReference.find(in:)).first
       let task = reference.map { reference in
         tasks.first { $0.number == reference.task } ?? StageTask(number: reference.task, title: reference.title ?? "")
       }
       return (test, task ?? tasks.first { $0.names(test) })
     }
+    unfinished = result.unfinishedTests.map(withTask)
+    crashed = result.crashedTests.map(withTask)
     for note in result.skips {
       if let reference = TaskReference.find(in: note) {
         let number = section(for: reference)
@@ -102,6 +109,35 @@ struct StageReport {
       return "Two equal keys went into Dictionary(uniqueKeysWithValues:), which traps on them: build the "
         + "dictionary with a loop, or Dictionary(_:uniquingKeysWith:), and say which one wins."
     }
+    if reason.contains("Unexpectedly found nil") {
+      return "A force unwrap (`!`) of nil is the cause: unwrap with `guard let` or `if let` and handle the nil."
+    }
+    if reason.contains("'try!'") {
+      return "A `try!` whose call threw is the cause: use `try` and handle the error, or throw it."
+    }
+    if reason.localizedCaseInsensitiveContains("arithmetic overflow") {
+      return "An arithmetic overflow is the cause: an integer `+`, `-` or `*` went past its type's range, which "
+        + "Swift traps on. Check the values that reach it (a count or an id from the data, a sum of many)."
+    }
+    if reason.localizedCaseInsensitiveContains("division by zero") {
+      return "A division by zero is the cause: an integer `/` or `%` by 0, which Swift traps on. Check the divisor."
+    }
+    if reason.contains("Index out of range") || reason.contains("out of bounds") {
+      return "An index past the end of an array or string is the cause: check it against `count`, "
+        + "or use `first`, `last` or `indices`."
+    }
+    if reason.contains("not in the registry") || reason.contains("Session invalidated") {
+      return "URLSession's own bookkeeping trapped: a request ran on a session that was already invalidated, "
+        + "usually code that went on after its test gave up on it, such as a loop that never checks "
+        + "`Task.isCancelled`. Let cancellation end the work."
+    }
+    if reason.contains("Bad pointer dereference") || reason.contains("Segmentation fault") {
+      return "A bad memory access is the cause: in Swift code of your own, usually an unsafe pointer or an "
+        + "`unowned` reference used after its object was gone; the backtrace names the function."
+    }
+    if reason.contains("Precondition failed") || reason.contains("Assertion failed") {
+      return "A failed precondition or assertion is the cause: its message, above, says what did not hold."
+    }
     return "A force unwrap, try! or fatalError is the usual cause."
   }
 
@@ -121,6 +157,7 @@ struct StageReport {
           "  An await that never returns is the usual cause: a continuation never resumed, a stream never "
             + "finished, or a wait on a real clock. Output: \(log)")
       } else {
+        lines += crashLines(style: style)
         lines.append("  \(Self.crashCause(result.brokenReason ?? "")) Output: \(log)")
       }
       lines.append("")
@@ -162,6 +199,39 @@ struct StageReport {
     lines += result.clues.map { "  " + style.yellow("The log says: ") + $0 }
     return lines
   }
+
+  /// For a crashed run: the tests it happened in, with their task when known.
+  func crashLines(style: Style) -> [String] {
+    guard case .crashed = result.ending else { return [] }
+    let shown = 5
+    var lines = crashed.prefix(shown).map { test, task in
+      "  " + style.red("✘") + " \(test) crashed"
+        + (task.map { ", in Task \($0.number) \"\($0.title)\": \($0.section(in: stage))" } ?? "")
+    }
+    if crashed.count > shown { lines.append("  … and \(crashed.count - shown) more") }
+    return lines
+  }
+
+  /// The task whose code a hang is in, when the runtime names the function that
+  /// leaked its continuation (`SWIFT TASK CONTINUATION MISUSE: value(for:operation:)
+  /// leaked …`) and a task's section names that function: a coalescer that never
+  /// resumes is the coalescer's task, whichever task's test stopped on it.
+  var leakingTask: StageTask? {
+    let functions = result.clues.compactMap(Self.leakedFunction)
+    return functions.lazy.compactMap { function in tasks.first { $0.mentions(function: function) } }.first
+  }
+
+  /// `value(for:operation:)` from a `SWIFT TASK CONTINUATION MISUSE: value(for:operation:) leaked …` line.
+  static func leakedFunction(_ clue: String) -> String? {
+    guard let start = clue.range(of: "MISUSE: "),
+      let end = clue.range(of: " leaked", range: start.upperBound..<clue.endIndex)
+    else { return nil }
+    let name = clue[start.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+    return name.isEmpty ? nil : name
+  }
+
+  /// The task a crash happened in: the first crashed test's that has one.
+  var crashedTask: StageTask? { crashed.lazy.compactMap(\.task).first }
 
   /// One line per distinct message: tests that fail with the same words share a line.
   ///

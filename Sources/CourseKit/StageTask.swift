@@ -10,12 +10,22 @@ public struct StageTask: Sendable, Equatable {
   /// The tests the doc's section of this task names, such as
   /// `showsTheFirstPageOfProducts`: how a hung test that recorded nothing finds its task.
   public var tests: Set<String>
+  /// Every code span of the task's section, such as `RequestCoalescer.value(for:operation:)`:
+  /// how a function the runtime names after a hang finds the task that writes it.
+  public var mentions: [String]
 
   /// Makes a task from its parts.
-  public init(number: Int, title: String, tests: Set<String> = []) {
+  public init(number: Int, title: String, tests: Set<String> = [], mentions: [String] = []) {
     self.number = number
     self.title = title
     self.tests = tests
+    self.mentions = mentions
+  }
+
+  /// Whether the section names `function`, as the runtime prints it (`value(for:operation:)`),
+  /// alone or after its type (`RequestCoalescer.value(for:operation:)`).
+  public func mentions(function: String) -> Bool {
+    mentions.contains { $0 == function || $0.hasSuffix(".\(function)") }
   }
 
   /// Whether the doc names `test`, a name as the test runner gives it (`sendsIt()`, `rows(policy:)`).
@@ -60,7 +70,11 @@ extension StageDoc {
     var inFence = false
     var prose: [String] = []
     func endTask() {
-      if !tasks.isEmpty { tasks[tasks.count - 1].tests = Self.testNames(in: prose.joined(separator: "\n")) }
+      if !tasks.isEmpty {
+        let text = prose.joined(separator: "\n")
+        tasks[tasks.count - 1].tests = Self.testNames(in: text)
+        tasks[tasks.count - 1].mentions = Self.codeSpans(in: text)
+      }
       prose = []
     }
     for line in section("Tasks") ?? [] {

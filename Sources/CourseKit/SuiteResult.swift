@@ -35,11 +35,15 @@ public struct SuiteResult: Sendable, Equatable {
   /// Lines of the console that point at the cause of a hang, such as the
   /// runtime's `SWIFT TASK CONTINUATION MISUSE: … leaked its continuation …`.
   public var clues: [String]
+  /// Names of the tests a crash happened in: those its backtrace names, or every
+  /// test that was running when it names none. Empty unless the run crashed.
+  public var crashedTests: [String]
 
   /// Makes a result from its parts.
   public init(
     total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending, failures: [TestNote] = [],
-    skips: [TestNote] = [], unfinishedTests: [String] = [], notRunTests: [String] = [], clues: [String] = []
+    skips: [TestNote] = [], unfinishedTests: [String] = [], notRunTests: [String] = [], clues: [String] = [],
+    crashedTests: [String] = []
   ) {
     self.total = total
     self.failedTests = failedTests
@@ -50,6 +54,7 @@ public struct SuiteResult: Sendable, Equatable {
     self.unfinishedTests = unfinishedTests
     self.notRunTests = notRunTests
     self.clues = clues
+    self.crashedTests = crashedTests
   }
 
   /// Reads a run from its event stream.
@@ -67,15 +72,16 @@ public struct SuiteResult: Sendable, Equatable {
     let running = stream.runningIDs.map(stream.name(of:))
     let lines = console.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     let ending: Ending
+    var crashed: [String] = []
     if let limit {
       ending = .hung(running: running, limit: limit)
     } else if stream.runEnded {
       ending = .finished
     } else {
       let quote =
-        lines.first { $0.contains("Fatal error") || $0.contains("Program crashed") } ?? lines.last { !$0.isEmpty }
-        ?? "no output"
-      ending = .crashed(running.isEmpty ? quote : "\(quote), in \(Self.list(Self.crashing(running, lines)))")
+        lines.first(where: Self.isTrapLine).map(Self.trimmed) ?? lines.last { !$0.isEmpty } ?? "no output"
+      crashed = running.isEmpty ? [] : Self.crashing(running, lines)
+      ending = .crashed(running.isEmpty ? quote : "\(quote), in \(Self.list(crashed))")
     }
     self.init(
       total: stream.functions.count,
@@ -86,7 +92,20 @@ public struct SuiteResult: Sendable, Equatable {
       unfinishedTests: running, notRunTests: stream.unstartedIDs.map(stream.name(of:)),
       clues: lines.filter { $0.contains("SWIFT TASK CONTINUATION MISUSE") }.reduce(into: []) { unique, line in
         if !unique.contains(line) { unique.append(line) }
-      })
+      }, crashedTests: crashed)
+  }
+
+  /// A line in which the runtime says why the process died: `Fatal error: …`
+  /// (a force unwrap, `try!`, `fatalError`, a precondition), `*** Swift runtime
+  /// failure: arithmetic overflow ***` (a trap without a message of its own, such
+  /// as an overflow), or the backtracer's `*** Program crashed: … ***`.
+  static func isTrapLine(_ line: String) -> Bool {
+    line.contains("Fatal error") || line.contains("Program crashed") || line.contains("Swift runtime failure")
+  }
+
+  /// A trap line without the backtracer's `***` around it.
+  private static func trimmed(_ line: String) -> String {
+    line.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
   }
 
   /// The running tests the crash's backtrace names, or every running test when it names none.
@@ -94,7 +113,7 @@ public struct SuiteResult: Sendable, Equatable {
   /// Tests run in parallel, so many may be running when one crashes; the
   /// backtrace printed after the fatal line shows the crashing test's function.
   static func crashing(_ running: [String], _ lines: [String]) -> [String] {
-    var start = lines.firstIndex { $0.contains("Fatal error") || $0.contains("Program crashed") } ?? lines.endIndex
+    var start = lines.firstIndex(where: isTrapLine) ?? lines.endIndex
     var end = lines.endIndex
     // Swift's backtracer prints every thread; "Thread 4 … crashed:" heads the one that matters.
     if let crashed = lines[start...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {

@@ -26,6 +26,27 @@ public struct SwiftPackage: Sendable {
     self.runner = runner
   }
 
+  /// The build system `course` asks SwiftPM for, whatever the toolchain's default.
+  ///
+  /// SwiftPM's default becomes Swift Build (`swiftbuild`) from 6.4. It lays out
+  /// `.build` differently (no `…PackageTests.xctest`), and it starts one test
+  /// runner per test target, each writing the whole event stream to the one
+  /// `--experimental-event-stream-output` path, so the last runner's empty run
+  /// would overwrite the stage's. The native build system makes one test
+  /// binary, one stream and the layout below; every Swift 6 SwiftPM has it.
+  public static let buildSystem = ["--build-system", "native"]
+
+  /// The command that builds every target, tests included.
+  public static let buildCommand = ["swift", "build"] + buildSystem + ["--build-tests"]
+
+  /// The command that runs one test module on the built package, writing its event stream to `events`.
+  public static func testCommand(_ testModule: String, events: String) -> [String] {
+    ["swift", "test"] + buildSystem + [
+      "--skip-build", "--filter", "\(testModule)\\.",
+      "--experimental-event-stream-output", events, "--experimental-event-stream-version", "0",
+    ]
+  }
+
   /// Whether the tests have been built before; the first build is the slow one.
   ///
   /// `swift run course` creates `.build` (and an empty `…PackageTests.build`) for
@@ -42,7 +63,7 @@ public struct SwiftPackage: Sendable {
   /// - Throws: `CourseError.buildFailed` with the compiler's error lines.
   public func build(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws {
     let result = try runner.run(
-      ["swift", "build", "--build-tests"], in: workspace.root, timeout: buildTimeout
+      Self.buildCommand, in: workspace.root, timeout: buildTimeout
     ) { line in
       if let step = Self.buildStep(line) { progress(step.done, step.total) }
     }
@@ -71,11 +92,7 @@ public struct SwiftPackage: Sendable {
     let events = logs.appendingPathComponent("\(testModule).events.jsonl")
     try? FileManager.default.removeItem(at: events)
     let result = try runner.run(
-      [
-        "swift", "test", "--skip-build", "--filter", "\(testModule)\\.",
-        "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
-      ],
-      in: workspace.root, timeout: suiteTimeout
+      Self.testCommand(testModule, events: events.path), in: workspace.root, timeout: suiteTimeout
     ) { _ in }
     var log = result.output
     if result.timedOut, !log.split(whereSeparator: \.isNewline).contains(where: { Self.buildStep(String($0)) == nil }) {

@@ -23,6 +23,36 @@ public struct Workspace: Sendable {
     }
   }
 
+  /// The environment variable that names the package root, for a `course` started
+  /// outside it, such as Xcode's `course` scheme.
+  public static let rootVariable = "COURSE_PACKAGE_ROOT"
+
+  /// The package this copy of CourseKit was compiled from: `#filePath` of this
+  /// file is `<root>/Sources/CourseKit/Workspace.swift`.
+  public static let compiledFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Finds the package `course` works on.
+  ///
+  /// In order: the folder `COURSE_PACKAGE_ROOT` names; the current directory
+  /// or a folder above it; and last the package this tool was built from. Xcode
+  /// runs the `course` scheme in DerivedData, far from any package, and `swift
+  /// run` from a folder outside the clone: the last is then the clone, the only
+  /// package this build of `course` belongs to.
+  ///
+  /// - Throws: `CourseError.notInWorkspace` when none of them is the course package.
+  public static func locate(
+    currentDirectory: URL, environment: [String: String], builtFrom: URL = compiledFrom
+  ) throws -> Workspace {
+    if let named = environment[rootVariable], !named.isEmpty {
+      return try find(from: URL(fileURLWithPath: named, relativeTo: currentDirectory))
+    }
+    if let found = try? find(from: currentDirectory) { return found }
+    let origin = Workspace(root: builtFrom.standardizedFileURL)
+    if origin.exists("Package.swift") && origin.exists("Lessons") { return origin }
+    throw CourseError.notInWorkspace(currentDirectory.path)
+  }
+
   /// Every stage that has a folder in Lessons/ or Solutions/, in order.
   public func stages() -> [Stage] {
     let names = ["Lessons", "Solutions"].flatMap { folder in

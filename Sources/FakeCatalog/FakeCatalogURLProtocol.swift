@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -6,20 +7,41 @@ import Foundation
 
 /// Answers the requests of a `FakeCatalogAPI.session` from the fake API.
 ///
-/// URLSession calls `startLoading` and `stopLoading` on its own queue, while
-/// the answer comes from a task that waits on the API. Once `stopLoading` has
-/// run, the client must hear nothing more from this request: a late callback
-/// reaches a task URLSession has already finished. So one lock guards the
-/// `stopped` flag and is held for the whole of a delivery: `stopLoading` either
-/// runs before the delivery, which then sends nothing, or waits until it is over.
+/// URLSession calls `startLoading` and `stopLoading`, while the answer comes from
+/// a task that waits on the API. Once `stopLoading` has run, the client must hear
+/// nothing more from this request: a late callback reaches a task URLSession has
+/// already finished. And the client is never called while this object holds its
+/// lock: a client may call back into it, from the same thread or another.
+///
+/// How the answer reaches the client:
+/// - On Apple platforms, on the thread that called `startLoading`, in the run-loop
+///   mode it was called in, as Apple's URL loading system expects of a protocol
+///   (its CustomHTTPProtocol sample calls this the client thread). `stopLoading`
+///   comes on that thread too, so a delivery and a stop never overlap.
+/// - On Linux, swift-corelibs-foundation calls `startLoading` on a dispatch queue
+///   that runs no run loop, and its client accepts calls from any thread: the
+///   answer is sent from the task's thread, and the `stopped` flag, read under the
+///   lock before each callback (the call itself outside it), keeps a stopped
+///   request silent.
 final class FakeCatalogURLProtocol: URLProtocol {
-  /// Recursive, so a client that stops the request from inside one of its own
-  /// callbacks, on the delivering thread, stops it instead of deadlocking.
-  private let lock = NSRecursiveLock()
-  /// Set once by `stopLoading`; guarded by `lock`.
-  private var stopped = false
-  /// The task that answers; guarded by `lock`.
-  private var work: Task<Void, Never>?
+  private struct State {
+    /// Set once by `stopLoading`.
+    var stopped = false
+    /// The task that answers.
+    var work: Task<Void, Never>?
+    /// An answer waiting for the client thread (Apple platforms).
+    var pending: (outcome: FakeCatalogAPI.Outcome, url: URL)?
+  }
+
+  private let state = Mutex(State())
+
+  #if canImport(Darwin)
+    /// The thread that called `startLoading`, when it was running its run loop,
+    /// and the run-loop mode it ran in. `nonisolated(unsafe)`: set in
+    /// `startLoading`, before the task that reads them starts, and never again.
+    private nonisolated(unsafe) var clientThread: Thread?
+    private nonisolated(unsafe) var clientModes: [String] = [RunLoop.Mode.default.rawValue]
+  #endif
 
   override class func canInit(with request: URLRequest) -> Bool {
     FakeCatalogRegistry.isFakeHost(request.url)
@@ -30,34 +52,70 @@ final class FakeCatalogURLProtocol: URLProtocol {
   override func startLoading() {
     let recorded = request.recorded()
     let this = Reference(self)
+    #if canImport(Darwin)
+      // Only a thread whose run loop is running can be sent work; elsewhere the
+      // answer goes straight to the client, as on Linux.
+      if let mode = RunLoop.current.currentMode {
+        clientThread = Thread.current
+        clientModes = [mode.rawValue]
+      }
+    #endif
     // The API is looked up inside the task, so this method, which runs on the
     // session's queue, never holds the last reference to it.
     let task = Task {
       guard let api = FakeCatalogRegistry.api(for: recorded.url) else {
-        this.object.deliver(.failure(URLError(.cannotFindHost)), for: recorded.url)
+        this.object.answer(.failure(URLError(.cannotFindHost)), for: recorded.url)
         return
       }
-      this.object.deliver(await api.handle(recorded), for: recorded.url)
+      this.object.answer(await api.handle(recorded), for: recorded.url)
     }
-    lock.withLock { work = task }
+    state.withLock { $0.work = task }
   }
 
   override func stopLoading() {
-    let task: Task<Void, Never>? = lock.withLock {
-      stopped = true
-      defer { work = nil }
-      return work
+    let task: Task<Void, Never>? = state.withLock { state in
+      state.stopped = true
+      state.pending = nil
+      defer { state.work = nil }
+      return state.work
     }
     task?.cancel()
   }
 
+  /// Hands the answer to the client on the thread the client expects.
+  private func answer(_ outcome: FakeCatalogAPI.Outcome, for url: URL) {
+    #if canImport(Darwin)
+      guard let thread = clientThread else {
+        deliver(outcome, for: url)
+        return
+      }
+      state.withLock { $0.pending = (outcome, url) }
+      perform(#selector(deliverPending), on: thread, with: nil, waitUntilDone: false, modes: clientModes)
+    #else
+      deliver(outcome, for: url)
+    #endif
+  }
+
+  #if canImport(Darwin)
+    /// Runs on the client thread: sends the answer `answer` left, unless the request was stopped since.
+    @objc private func deliverPending() {
+      let pending = state.withLock { state in
+        let pending = state.pending
+        state.pending = nil
+        return pending
+      }
+      guard let pending else { return }
+      deliver(pending.outcome, for: pending.url)
+    }
+  #endif
+
   /// Sends `outcome` to the client, unless the request has been stopped.
+  ///
+  /// Never holds the lock while the client runs.
   func deliver(_ outcome: FakeCatalogAPI.Outcome, for url: URL) {
-    lock.lock()
-    defer { lock.unlock() }
     // Checked before every callback: a client may stop the request from inside one.
     func send(_ callback: (any URLProtocolClient) -> Void) {
-      guard !stopped, let client else { return }
+      guard !state.withLock({ $0.stopped }), let client else { return }
       callback(client)
     }
     switch outcome {
@@ -82,8 +140,8 @@ final class FakeCatalogURLProtocol: URLProtocol {
   /// Carries the protocol object into the task that answers.
   ///
   /// `@unchecked Sendable`: URLProtocol is not `Sendable` on Apple platforms;
-  /// the object's own state is guarded by its lock, and URLSession's client
-  /// accepts calls from any thread.
+  /// the object's own state is guarded by its Mutex, and the client is called
+  /// on the thread it expects (see the type's documentation).
   private struct Reference: @unchecked Sendable {
     let object: FakeCatalogURLProtocol
     init(_ object: FakeCatalogURLProtocol) { self.object = object }

@@ -30,6 +30,18 @@ import Foundation
 /// host then fail with "cannot find host" instead of being recorded here.
 /// Apple's Foundation reads the registered classes at each request, newest first,
 /// so there the order does not matter.
+///
+/// ## What it cannot catch on Apple platforms
+///
+/// swift-corelibs-foundation consults the registered classes for every session,
+/// so on Linux the trap also catches a session the code made itself
+/// (`URLSession(configuration: .default)`), and records it here as if it were
+/// `URLSession.shared`. Apple's Foundation consults them for `URLSession.shared`
+/// (and `NSURLConnection`) only: there such a request goes to the real DNS and
+/// fails with `URLError(.cannotFindHost)` (`.test` never resolves), and neither
+/// `FakeCatalogAPI.requests` nor `sharedSessionRequests` sees it. A test that
+/// finds both empty after the code sent a request knows it went through a
+/// session of the code's own, on either platform.
 final class SharedSessionTrap: URLProtocol {
   /// Registers the trap once per process; every later call does nothing.
   static func install() {

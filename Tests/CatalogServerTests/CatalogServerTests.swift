@@ -1,6 +1,7 @@
 import CourseFixtures
 import FakeCatalog
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CatalogServer
@@ -127,16 +128,97 @@ struct CatalogServerTests {
     }
   }
 
-  @Test func closesConnectionsPastTheLimitAtOnce() async throws {
+  @Test func whenFullItClosesTheIdleConnectionForANewOne() async throws {
     let configuration = CatalogServer.Configuration(port: 0, maxConnections: 1)
     try await CatalogServer.withRunning(configuration) { server in
       let port = server.port
       // The server accepts in arrival order, so the held connection is the one admitted.
       let held = try #require(await offThePool { Socket.connect(toLoopbackPort: port).map(HeldSocket.init) })
       let second = try #require(await RawClient.exchange(port: port, get("/products/1")))
-      #expect(second.responses.isEmpty && second.closedByServer, "a second connection is closed unanswered")
+      #expect(second.responses.map(\.status) == [200], "the idle connection made room for the new one")
+      #expect(await offThePool { Self.closedByServer(held.socket, within: .seconds(2)) })
+    }
+  }
+
+  /// More slow clients than the cap, each sending its request a byte at a time,
+  /// and idle ones: a normal GET still gets its answer.
+  @Test func slowAndIdleClientsPastTheCapDoNotLockANormalRequestOut() async throws {
+    let configuration = CatalogServer.Configuration(port: 0, maxConnections: 4)
+    try await CatalogServer.withRunning(configuration) { server in
+      let port = server.port
+      let held: [HeldSocket] = await offThePool {
+        (0..<6).compactMap { index in
+          guard let socket = Socket.connect(toLoopbackPort: port) else { return nil }
+          // Half of them start a request and never finish it; the others say nothing.
+          if index.isMultiple(of: 2) { socket.send(Array("GET /products/1 HTTP/1.1\r\nHo".utf8)) }
+          return HeldSocket(socket)
+        }
+      }
+      #expect(held.count == 6)
+      let answer = try #require(await RawClient.exchange(port: port, get("/products/1")))
+      #expect(answer.responses.map(\.status) == [200], "\(answer)")
       withExtendedLifetime(held) {}
     }
+  }
+
+  @Test func whenEveryConnectionIsBeingAnsweredANewOneGets503AtOnce() async throws {
+    let configuration = CatalogServer.Configuration(port: 0, stallLimit: .seconds(5), maxConnections: 1)
+    try await CatalogServer.withRunning(configuration) { server in
+      let port = server.port
+      server.responder.inject(.timeout, times: 1)
+      let stalled = try #require(
+        await offThePool { () -> HeldSocket? in
+          guard let socket = Socket.connect(toLoopbackPort: port) else { return nil }
+          socket.send(Array(get("/products/1").utf8))
+          return HeldSocket(socket)
+        })
+      // The stalled request is being answered once the server has read it.
+      let deadline = ContinuousClock.now + .seconds(2)
+      while !server.state.withLock({ $0.connections.values.contains(.answering) }), ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      let started = ContinuousClock.now
+      let refused = try #require(await RawClient.exchange(port: port, get("/products/1")))
+      #expect(refused.responses.map(\.status) == [503], "\(refused)")
+      #expect(refused.responses.first?.header("Retry-After") == "1")
+      #expect(ContinuousClock.now - started < .seconds(1), "at once, not after a timeout")
+      withExtendedLifetime(stalled) {}
+    }
+  }
+
+  /// A byte every 50 ms keeps a connection from idling out, but not past the request's deadline.
+  @Test func aRequestHeadHasADeadlineAsAWhole() async throws {
+    let configuration = CatalogServer.Configuration(port: 0, requestTimeout: .milliseconds(300))
+    try await CatalogServer.withRunning(configuration) { server in
+      let port = server.port
+      let closedAfter: Duration? = await offThePool {
+        guard let socket = Socket.connect(toLoopbackPort: port) else { return nil }
+        let started = ContinuousClock.now
+        for byte in Array("GET /products/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+          + Array(repeating: 97, count: 200)
+        {
+          guard socket.send([byte]) else { return ContinuousClock.now - started }
+          if socket.waitReadable(milliseconds: 50) == .readable {
+            var scratch: [UInt8] = []
+            if socket.receive(into: &scratch) == 0 { return ContinuousClock.now - started }
+          }
+        }
+        return nil
+      }
+      let after = try #require(closedAfter, "the server kept a request that trickled in for 10 s")
+      #expect(after < .seconds(2))
+    }
+  }
+
+  /// Whether the server closes `socket` within `limit`.
+  static func closedByServer(_ socket: Socket, within limit: Duration) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    var scratch: [UInt8] = []
+    while ContinuousClock.now < deadline {
+      guard socket.waitReadable(milliseconds: 50) == .readable else { continue }
+      if socket.receive(into: &scratch) == 0 { return true }
+    }
+    return false
   }
 
   @Test func stopClosesThePort() async throws {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 /// `course diff`: the lesson against the solution, the learner's files first (real `git diff --no-index`).
+@Suite(.enabled(if: ProcessCommandRunner.canStartProcesses, "course starts processes on macOS and Linux only"))
 struct DiffTests {
   @Test func showsTheLearnersFilesFirstThenTheRest() throws {
     let folder = try TemporaryWorkspace()

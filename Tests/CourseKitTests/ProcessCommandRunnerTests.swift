@@ -10,6 +10,7 @@ import Testing
 #endif
 
 /// These tests start real processes and so take real time: a fraction of a second each.
+@Suite(.enabled(if: ProcessCommandRunner.canStartProcesses, "course starts processes on macOS and Linux only"))
 struct ProcessCommandRunnerTests {
   let directory = FileManager.default.temporaryDirectory
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 /// `course reset`: the lesson back from git, refusing to lose work without --force, nothing else touched.
+@Suite(.enabled(if: ProcessCommandRunner.canStartProcesses, "course starts processes on macOS and Linux only"))
 struct ResetTests {
   /// A clone with two stages whose lesson 01 has work in it: a changed file, a new file, and a change elsewhere.
   static func cloneWithWork() throws -> TemporaryWorkspace {

@@ -98,6 +98,40 @@ struct WatchTests {
   }
 }
 
+extension WatchTests {
+  @Test(arguments: ["01", nil])
+  func aBuildErrorAtTheStartIsShownAndWatchingGoesOn(stage: String?) throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write("Lessons/01-Intro/A.swift", "let\n")
+    let builds = Mutex(0)
+    let runner = StubCommandRunner { arguments in
+      guard arguments.starts(with: ["swift", "build"]) else { return CannedRun.answer(lesson: .allPass)(arguments) }
+      let build = builds.withLock { count in
+        count += 1
+        return count
+      }
+      return build == 1 ? CannedRun(status: 1, console: "A.swift:1:4: error: expected pattern") : CannedRun()
+    }
+    let pauses = Mutex(0)
+    let root = folder.workspace.root
+    let (status, output) = folder.run(.watch(stage: stage), with: runner) { _ in
+      let count = pauses.withLock { count in
+        count += 1
+        return count
+      }
+      if count == 2 { write("let a = 1\n", to: root.appendingPathComponent("Lessons/01-Intro/A.swift")) }
+      if count > 5 { Issue.record("still watching after the fix") }
+    }
+    #expect(status == 0, "\(output)")
+    #expect(builds.withLock { $0 } == 2, "a build at the start, one after the fix")
+    #expect(output.contains("error: expected pattern"), "\(output)")
+    #expect(output.contains("save a file to try again"), "\(output)")
+    // Once it builds: the named stage's congratulations, or, unnamed, that every stage passes.
+    let passed = stage == nil ? "Every stage is solved." : "Well done: stage 01, Intro, passes every test."
+    #expect(output.contains(passed), "\(output)")
+  }
+}
+
 /// Writes a file from inside a `pause` closure, which cannot throw; a failure is the test's issue.
 private func write(_ text: String, to url: URL) {
   do {
