@@ -97,17 +97,21 @@ enum KillBenchmark {
   /// Foundation's `Process` reaps its children itself, which races with a kill.
   private static func launchChild(baseURL: URL, path: String, add title: String?) throws -> pid_t {
     let arguments = [CommandLine.arguments[0], "sync-child", baseURL.absoluteString, path] + (title.map { [$0] } ?? [])
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    // No backtrace for a child that fails: it would hold the parent for its 30 s timeout.
-    var environment =
-      (ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 })
-      .map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in environment { free(pointer) } }
-    let result = posix_spawn(&pid, arguments[0], nil, nil, &argv, &environment)
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
-    return pid
+    #if os(macOS) || os(Linux)
+      var argv = arguments.map { strdup($0) } + [nil]
+      defer { for pointer in argv { free(pointer) } }
+      var pid: pid_t = 0
+      // No backtrace for a child that fails: it would hold the parent for its 30 s timeout.
+      var environment =
+        (ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 })
+        .map { strdup("\($0.key)=\($0.value)") } + [nil]
+      defer { for pointer in environment { free(pointer) } }
+      let result = posix_spawn(&pid, arguments[0], nil, nil, &argv, &environment)
+      guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+      return pid
+    #else
+      throw POSIXError(.ENOTSUP)  // No child processes on iOS and the like.
+    #endif
   }
 
   private static func admin(_ baseURL: URL, _ command: String) async throws {
