@@ -1,6 +1,5 @@
 import CourseClock
 import CourseFixtures
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -64,10 +63,10 @@ public final class FakeCatalogAPI: Sendable {
 
   deinit {
     if let host = baseURL.host { FakeCatalogRegistry.unregister(host: host) }
-    // The last reference can go away on the session's own queue (inside the URL
-    // protocol); invalidating there would wait on that queue and trap. Hop off it.
-    let session = session
-    DispatchQueue.global().async { session.finishTasksAndInvalidate() }
+    // The session is not invalidated: a learner's code that outlives its test (a
+    // load that ignores cancellation) may still start a request on it, and an
+    // invalidated session traps, which takes the whole suite down. With the host
+    // unregistered, such a late request fails with "cannot find host" instead.
   }
 
   // MARK: What the API holds and has seen
