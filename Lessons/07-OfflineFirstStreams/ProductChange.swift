@@ -33,7 +33,7 @@ struct OutboxEntry: Sendable, Hashable {
   var productID: Int
   /// The JSON body to send, as it was written when the change was made; `nil` for a delete.
   var body: Data?
-  /// When the user made the change (the injected `now`), for `ConflictPolicy.newestUpdatedAtWins`.
+  /// When the user made the change (the injected `now`), for a screen or a log; no conflict is decided by it.
   var editedAt: Date
   var state: State
   /// The catalog's version of the product the edit started from, sent as

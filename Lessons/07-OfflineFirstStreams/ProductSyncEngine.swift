@@ -115,25 +115,9 @@ actor ProductSyncEngine {
   /// with a key of its own (the entry's key and that version), since the catalog
   /// answered the entry's key already.
   private func resolveConflict(_ entry: OutboxEntry) async throws {
-    let server: Product
-    do {
-      server = try await retrying.retrying(.get) { try await self.remote.product(id: entry.productID) }
-    } catch CatalogError.notFound {
-      // The catalog deleted it: nothing to win against. A delete is done; an update is set aside.
-      guard entry.kind == .delete else { throw CatalogError.notFound }
-      try await store.complete(entry, receipt: WriteReceipt(id: entry.productID, product: nil))
-      return
-    }
-    let winner = try conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
-    switch winner {
-    case .server:
-      try await store.acceptServerCopy(server, for: entry)
-    case .client:
-      let receipt = try await send(
-        entry, idempotencyKey: entry.idempotencyKey + "-over-" + server.version, baseVersion: server.version)
-      try await store.complete(entry, receipt: receipt)
-    }
-    conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))
+    // TODO: Task 6. Settle a 412 as conflictPolicy says, and list it (Docs/07, Task 6).
+    throw NotDoneYet(
+      "Task 6", in: "Docs/07-OfflineFirstStreams.md", "resolve the conflict as conflictPolicy says and list it")
   }
 
   // MARK: Following connectivity and the store (finished)

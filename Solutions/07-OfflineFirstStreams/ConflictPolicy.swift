@@ -1,26 +1,22 @@
 import Foundation
 
-/// Who wins when the catalog's copy changed after the user's edit (the catalog answered 412 to its If-Match).
+/// Who wins when the catalog's copy changed since the version the user's edit
+/// started from (the catalog answered 412 to its `If-Match`).
+///
+/// There is no "newest `updatedAt` wins": it would set the device's clock, which
+/// can be off by minutes or set by hand, against the server's. The versions say
+/// that the copies differ; only a rule that needs no clock says which stands.
 enum ConflictPolicy: Sendable, Hashable {
   /// The catalog's copy replaces the user's edit on the device.
   case serverWins
-  /// The user's edit is sent again and replaces the catalog's copy.
+  /// The user's edit is sent again, against the catalog's current version, and replaces its copy.
   case clientWins
-  /// The later of the user's edit and the catalog's `updatedAt` wins; a tie goes to the catalog.
-  case newestUpdatedAtWins
-
-  // MARK: Task 6: resolve conflicts
 
   /// The side whose copy stands.
-  ///
-  /// - Parameters:
-  ///   - localEditedAt: When the user made the edit.
-  ///   - serverUpdatedAt: The catalog's copy's `updatedAt`.
-  func winner(localEditedAt: Date, serverUpdatedAt: Date) -> ConflictWinner {
+  var winner: ConflictWinner {
     switch self {
     case .serverWins: .server
     case .clientWins: .client
-    case .newestUpdatedAtWins: localEditedAt > serverUpdatedAt ? .client : .server
     }
   }
 }

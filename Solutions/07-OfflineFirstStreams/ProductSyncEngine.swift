@@ -136,7 +136,7 @@ actor ProductSyncEngine {
       try await store.complete(entry, receipt: WriteReceipt(id: entry.productID, product: nil))
       return
     }
-    let winner = conflictPolicy.winner(localEditedAt: entry.editedAt, serverUpdatedAt: server.updatedAt)
+    let winner = conflictPolicy.winner
     switch winner {
     case .server:
       try await store.acceptServerCopy(server, for: entry)

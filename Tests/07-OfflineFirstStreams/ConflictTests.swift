@@ -14,39 +14,9 @@ import Testing
   @testable import Lesson07
 #endif
 
-/// `ConflictPolicy.winner` as a throwing function value, so a test calls it with
-/// `try` whether or not the learner's version still throws.
-func winner(_ policy: ConflictPolicy, local: Date, server: Date) throws -> ConflictWinner {
-  let decide: (ConflictPolicy) -> (Date, Date) throws -> ConflictWinner =
-    ConflictPolicy.winner(localEditedAt:serverUpdatedAt:)
-  return try decide(policy)(local, server)
-}
-
 /// Task 6: a conflict ends by an explicit policy, and the outcome is visible.
 @Suite(.timeLimit(.minutes(1)))
 struct ConflictTests {
-  static let earlier = Date(timeIntervalSince1970: 1_700_000_000)
-  static let later = Date(timeIntervalSince1970: 1_800_000_000)
-
-  static let table: [(ConflictPolicy, Date, Date, ConflictWinner)] = [
-    (.serverWins, later, earlier, .server),
-    (.clientWins, earlier, later, .client),
-    (.newestUpdatedAtWins, later, earlier, .client),
-    (.newestUpdatedAtWins, earlier, later, .server),
-    (.newestUpdatedAtWins, earlier, earlier, .server),
-  ]
-
-  @Test(arguments: table)
-  func thePolicyPicksTheWinner(policy: ConflictPolicy, local: Date, server: Date, expected: ConflictWinner) {
-    let outcome = Result { try winner(policy, local: local, server: server) }
-    #expect(
-      (try? outcome.get()) == expected,
-      guide.task(
-        6,
-        "expected \(policy) with the edit at \(local) and the catalog's copy at \(server) to pick \(expected), got \(outcome)",
-        blaming: outcome))
-  }
-
   /// Another client changes product 1 in the catalog (the catalog stamps a new
   /// version), after the device read it.
   private func theirEdit(_ harness: Harness) async throws {
@@ -149,15 +119,21 @@ struct ConflictTests {
         blaming: outcome))
   }
 
-  @Test func newestUpdatedAtWinsTakesTheLaterCopy() async throws {
-    // The edit is made on 2026-01-01 (the tests' now); the catalog stamped its copy later, when it changed.
-    guard let harness = try await conflictingEdit(.newestUpdatedAtWins) else { return }
+  /// A delete that meets a 412: the catalog's newer copy comes back, or the delete goes again against it.
+  @Test(arguments: [ConflictPolicy.serverWins, .clientWins])
+  func aDeleteOfAProductTheCatalogChangedFollowsThePolicy(policy: ConflictPolicy) async throws {
+    let harness = try Harness(conflictPolicy: policy)
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
+    try await theirEdit(harness)
+    guard await attempt(4, "a delete", for: 6, { try await harness.repository.delete(id: 1) }) != nil else { return }
+    guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return }
     let (local, server) = try await product1Titles(harness)
+    let expected = policy == .serverWins ? "Theirs" : nil
     #expect(
-      local == "Theirs" && server == "Theirs",
+      local == expected && server == expected,
       guide.task(
         6,
-        "expected the catalog's later copy to beat the edit on both sides, got \(local ?? "none") here and \(server ?? "none") there"
+        "expected \(policy) to leave product 1 \(expected.map { "as \"\($0)\"" } ?? "deleted") on both sides, got \(local ?? "none") here and \(server ?? "none") there"
       ))
   }
 }
