@@ -32,6 +32,11 @@ extension CatalogServer {
       }
       let online = setOffline(false).map { " Still offline: \($0)" } ?? ""
       return "Cleared: no faults, no latency, no random failures, online." + online
+    case .habits(let habits):
+      responder.habits = habits
+      return habits == .kind
+        ? "Kind: ids as max + 1, no versions, no 409 for a key in flight, no Date header."
+        : "Real: ETag and 412 on a stale If-Match, server ids and stamps, 409 for a key in flight, Date."
     case .state:
       return stateDescription
     case .help:
@@ -46,6 +51,7 @@ extension CatalogServer {
       offline ? "offline: connections to port \(port) are refused" : "online on port \(port)",
       "latency: \(Self.milliseconds(latency)) ms",
       "fail-rate: \(failRate)",
+      "habits: \(responder.habits == .kind ? "kind" : responder.habits == .real ? "real" : "some")",
     ]
     let faults = responder.faults
     lines.append(faults.isEmpty ? "faults: none" : "faults:")

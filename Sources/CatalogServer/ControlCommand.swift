@@ -17,6 +17,8 @@ public enum ControlCommand: Sendable, Equatable {
   case inject(Fault, times: Int?)
   /// `clear`: no faults, no latency, fail-rate 0, online.
   case clear
+  /// `habits real` (the default) or `habits kind`: the server's habits on or off.
+  case habits(ServerHabits)
   /// `state`: what is in force now.
   case state
   /// `help`: the commands.
@@ -78,6 +80,15 @@ public enum ControlCommand: Sendable, Equatable {
         "lose": .answerLost,
       ]
       return .inject(faults[name] ?? .timeout, times: try count(at: 0))
+    case "habits":
+      try expect(1...1, "habits real|kind")
+      switch arguments[0].lowercased() {
+      case "real": return .habits(.real)
+      case "kind": return .habits(.kind)
+      default:
+        throw .badRequest(
+          "habits: real (versions, server ids, 409 for a key in flight, Date) or kind, got \(arguments[0])")
+      }
     case "clear", "state", "help":
       try expect(0...0, name)
       return name == "clear" ? .clear : name == "state" ? .state : .help
@@ -100,6 +111,7 @@ public enum ControlCommand: Sendable, Equatable {
     malformed [N]          the next N answers are 200 with broken JSON
     drop [N]               the next N connections close without an answer
     lose [N]               the next N requests are applied, then close without an answer
+    habits real|kind       a real server's habits (ETag and 412, server ids, 409 for a key in flight, Date) on, or off
     clear                  no faults, no latency, fail-rate 0, online
     state                  what is in force now
     help                   this list

@@ -77,6 +77,12 @@ public final class CatalogResponder: Sendable {
   /// The faults still in force, oldest first.
   public var faults: [FaultRule] { state.withLock { $0.faults } }
 
+  /// The habits of a real server it keeps; all of them unless a test or `habits kind` says otherwise.
+  public var habits: ServerHabits {
+    get { state.withLock { $0.store.habits } }
+    set { state.withLock { $0.store.habits = newValue } }
+  }
+
   // MARK: Faults
 
   /// Makes requests misbehave.
@@ -140,7 +146,7 @@ public final class CatalogResponder: Sendable {
       if keepsRequests { state.requests.append(request) }
       // The IETF Idempotency-Key draft: a request whose key is still being
       // answered gets 409, and is neither applied nor remembered.
-      if let key, state.keysInFlight.contains(key) {
+      if let key, state.store.habits.contains(.keysInFlight), state.keysInFlight.contains(key) {
         let busy = Fault.status(
           409, message: "A request with Idempotency-Key '\(key)' is still being answered; try again later")
         return ([busy], nil)
@@ -169,7 +175,7 @@ public final class CatalogResponder: Sendable {
     switch decision.answer {
     case .reply(var reply):
       // A fault may bring a Date header of its own, for a server whose clock is off.
-      if reply.headers["Date"] == nil { reply.headers["Date"] = Self.httpDate(now()) }
+      if reply.headers["Date"] == nil, habits.contains(.datedAnswers) { reply.headers["Date"] = Self.httpDate(now()) }
       return .reply(reply)
     case let other: return other
     }

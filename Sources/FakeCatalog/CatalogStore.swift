@@ -20,6 +20,8 @@ import Foundation
 ///   a gap a client cannot predict (seeded, so a test run repeats).
 struct CatalogStore: Sendable {
   private(set) var products: [JSONValue]
+  /// Which habits of a real server it keeps.
+  var habits: ServerHabits = .real
   /// The last `meta.updatedAt` the server stamped; each stamp is later than the last.
   private var lastStamp = Date.distantPast
   /// The state of the id gaps (SplitMix64).
@@ -102,16 +104,16 @@ struct CatalogStore: Sendable {
       guard let index = index(of: idText), case .object(let fields) = products[index] else {
         return notFound(idText)
       }
-      return Self.versioned(.json(products[index]), fields)
+      return versioned(.json(products[index]), fields)
     case .add:
       guard case .object(var fields) = body(of: request) else {
         return .message("Request body must be a JSON object", status: 400)
       }
-      let nextID = (products.compactMap { $0["id"]?.numberValue }.max() ?? 0) + 1 + Double(nextGap())
-      fields["id"] = .number(nextID)
-      fields["meta"] = stamped(fields["meta"])
+      let gap = habits.contains(.serverIDs) ? Double(nextGap()) : 0
+      fields["id"] = .number((products.compactMap { $0["id"]?.numberValue }.max() ?? 0) + 1 + gap)
+      if habits.contains(.serverStamps) { fields["meta"] = stamped(fields["meta"]) }
       products.append(.object(fields))
-      return Self.versioned(.json(.object(fields), status: 201), fields)
+      return versioned(.json(.object(fields), status: 201), fields)
     case .update:
       guard let index = index(of: idText) else { return notFound(idText) }
       guard case .object(let changes) = body(of: request),
@@ -119,16 +121,16 @@ struct CatalogStore: Sendable {
       else {
         return .message("Request body must be a JSON object", status: 400)
       }
-      if let refusal = Self.staleVersion(request, fields, idText) { return refusal }
+      if habits.contains(.versionChecks), let refusal = Self.staleVersion(request, fields, idText) { return refusal }
       fields.merge(changes.filter { $0.key != "id" }) { _, new in new }
-      fields["meta"] = stamped(fields["meta"])
+      if habits.contains(.serverStamps) { fields["meta"] = stamped(fields["meta"]) }
       products[index] = .object(fields)
-      return Self.versioned(.json(.object(fields)), fields)
+      return versioned(.json(.object(fields)), fields)
     case .delete:
       guard let index = index(of: idText), case .object(var fields) = products[index] else {
         return notFound(idText)
       }
-      if let refusal = Self.staleVersion(request, fields, idText) { return refusal }
+      if habits.contains(.versionChecks), let refusal = Self.staleVersion(request, fields, idText) { return refusal }
       products.remove(at: index)
       fields["isDeleted"] = .bool(true)
       return .json(.object(fields))
@@ -142,9 +144,9 @@ struct CatalogStore: Sendable {
     fields["meta"]?["updatedAt"]?.stringValue
   }
 
-  /// The reply with the product's `ETag`.
-  private static func versioned(_ reply: Reply, _ fields: [String: JSONValue]) -> Reply {
-    guard let version = version(of: fields) else { return reply }
+  /// The reply with the product's `ETag`, when the store checks versions.
+  private func versioned(_ reply: Reply, _ fields: [String: JSONValue]) -> Reply {
+    guard habits.contains(.versionChecks), let version = Self.version(of: fields) else { return reply }
     var reply = reply
     reply.headers["ETag"] = "\"\(version)\""
     return reply

@@ -77,6 +77,13 @@ public final class FakeCatalogAPI: Sendable {
   /// Every request that reached the API through `session`, in arrival order.
   public var requests: [RecordedRequest] { responder.requests }
 
+  /// The habits of a real server it keeps (all, by default): versions, server
+  /// ids and stamps, 409 for a key in flight, dated answers. `.kind` turns them off.
+  public var habits: ServerHabits {
+    get { responder.habits }
+    set { responder.habits = newValue }
+  }
+
   /// Requests for this API's host that went through `URLSession.shared` instead
   /// of `session`. They are refused with `URLError(.cannotConnectToHost)` and
   /// recorded here so a test can say which session the code used.

@@ -15,6 +15,9 @@ struct ControlCommandTests {
     ("stall 1", .inject(.timeout, times: 1)),
     ("cut", .inject(.truncatedBody, times: nil)),
     ("html 2", .inject(.nonJSONBody, times: 2)),
+    ("lose 2", .inject(.answerLost, times: 2)),
+    ("habits kind", .habits(.kind)),
+    ("habits REAL", .habits(.real)),
     ("CLEAR", .clear),
     ("help", .help),
   ])
@@ -22,13 +25,19 @@ struct ControlCommandTests {
     #expect(try ControlCommand.parse(line) == expected)
   }
 
-  @Test(arguments: ["", "latency", "latency fast", "latency -1", "fail-rate 2", "status 200", "status 503 0", "dance"])
+  @Test(arguments: [
+    "", "latency", "latency fast", "latency -1", "fail-rate 2", "status 200", "status 503 0", "dance", "habits",
+    "habits rude",
+  ])
   func refusesWhatItCannotDo(line: String) {
     #expect(throws: HTTPError.self, "\(line.debugDescription) is refused") { try ControlCommand.parse(line) }
   }
 
   @Test func everyCommandIsInTheHelp() {
-    for word in ["latency", "fail-rate", "offline", "online", "status", "rate-limit", "stall", "cut", "html", "clear"] {
+    for word in [
+      "latency", "fail-rate", "offline", "online", "status", "rate-limit", "stall", "cut", "html", "lose", "habits",
+      "clear",
+    ] {
       #expect(ControlCommand.summary.contains(word), "help mentions \(word)")
     }
   }

@@ -157,6 +157,30 @@ struct FakeCatalogAPITests {
     #expect(api.products.count == 4, "applied once")
   }
 
+  @Test func aKindCatalogHasNoneOfTheHabits() async throws {
+    let clock = TestClock()
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)), clock: clock)
+    api.habits = .kind
+    let (added, addedResponse) = try await exchange(api, "POST", "products/add", body: #"{"title": "Kettle"}"#)
+    #expect(added?["id"] == .number(4), "ids as max + 1, got \(added?["id"].map { "\($0)" } ?? "none")")
+    #expect(
+      addedResponse.value(forHTTPHeaderField: "Date") == nil && addedResponse.value(forHTTPHeaderField: "ETag") == nil)
+    let (_, stale) = try await exchange(
+      api, "PUT", "products/1", body: #"{"title": "Mine"}"#, headers: ["If-Match": "\"1999-01-01T00:00:00.000Z\""])
+    #expect(stale.statusCode == 200, "no version check, got \(stale.statusCode)")
+    api.inject(.latency(.seconds(1)), on: .add, times: 1)
+    let key = ["Idempotency-Key": "k-2"]
+    let slow = Task { try await exchange(api, "POST", "products/add", body: #"{"title": "A"}"#, headers: key) }
+    await clock.waitForSleepers()
+    let (_, second) = try await exchange(api, "POST", "products/add", body: #"{"title": "A"}"#, headers: key)
+    clock.advance(by: .seconds(1))
+    _ = try await slow.value
+    #expect(second.statusCode == 201, "no 409 for a key in flight, got \(second.statusCode)")
+    api.habits = .real
+    let (_, real) = try await exchange(api, "GET", "products/1")
+    #expect(real.value(forHTTPHeaderField: "ETag") != nil && real.value(forHTTPHeaderField: "Date") != nil)
+  }
+
   @Test func aLostAnswerWasApplied() async throws {
     let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
     api.inject(.answerLost, on: .add, times: 1)
