@@ -19,7 +19,8 @@ extension Course {
         missingFiles: workspace.requiredFiles(of: stage).filter { !$0.exists }.map(\.path),
         fatalErrorFiles: workspace.lessonFilesCallingFatalError(of: stage),
         sourceChecks: ContinuityCheck.checks(for: stage, after: previous, in: workspace)
-          + DocNamesCheck.checks(for: stage, in: workspace) + HintsCheck.checks(for: stage, in: workspace),
+          + DocNamesCheck.checks(for: stage, in: workspace) + HintsCheck.checks(for: stage, in: workspace)
+          + DecisionsCheck.checks(for: stage, in: workspace),
         lesson: lesson, solution: solution)
       say(style.bold("Stage \(stage.folder)"))
       for check in verdict.checks {
