@@ -24,8 +24,8 @@ struct CatalogStore: Sendable {
   var habits: ServerHabits = .real
   /// The last `meta.updatedAt` the server stamped; each stamp is later than the last.
   private var lastStamp = Date.distantPast
-  /// The state of the id gaps (SplitMix64).
-  private var idSeed: UInt64 = 0x5EED_CA7A_1061
+  /// Where the id gaps come from: seeded, so a test run repeats.
+  private var idGaps = SplitMix64(seed: 0x5EED_CA7A_1061)
 
   /// The answers to keyed writes, by key; the oldest go first past `keptKeys`.
   private var keyedReplies: [String: KeyedReply] = [:]
@@ -199,11 +199,7 @@ struct CatalogStore: Sendable {
 
   /// The gap above the highest id for the next added product: 0 to 96, unpredictable to a client.
   private mutating func nextGap() -> Int {
-    idSeed &+= 0x9E37_79B9_7F4A_7C15
-    var z = idSeed
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((z ^ (z >> 31)) % 97)
+    Int(idGaps.next() % 97)
   }
 
   private func index(of idText: String) -> Int? {

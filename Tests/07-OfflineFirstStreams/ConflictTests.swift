@@ -38,7 +38,7 @@ struct ConflictTests {
       return nil
     }
     guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return nil }
-    if harness.api.requests.contains(where: { $0.method == "PUT" && $0.header("If-Match") == nil }) {
+    if let first = harness.api.requests.first(where: { $0.method == "PUT" }), first.header("If-Match") == nil {
       Issue.record(
         guide.task(
           4,
@@ -89,7 +89,7 @@ struct ConflictTests {
           && Set(ifMatch).count == 2,
         guide.task(
           6,
-          "expected the edit sent again against the catalog's current version (a new If-Match) with a key of its own, got keys \(keys) and If-Match \(ifMatch)"
+          "expected the edit sent again against the catalog's current version (a new If-Match) with the key \(keys.first ?? "K")-over-<that version>, got keys \(keys) and If-Match \(ifMatch)"
         ))
     }
     let conflicts = await harness.engine.conflicts

@@ -151,7 +151,7 @@ struct RealServerTests {
 
   /// What an edit may carry that the store could not read back, or the catalog would refuse.
   static let unstorable: [(String, @Sendable (inout Product) -> Void)] = [
-    ("a NUL in the title", { $0.title = "Nul\u{0} in the title" }),
+    ("a NUL in the title", { $0.title = "Nul\u{0} in the title" }),  // Shown escaped, as "Nul\0 in the title".
     ("a blank title", { $0.title = " " }),
     ("a price that is NaN", { $0.price = .nan }),
     ("a negative price", { $0.price = -1 }),
@@ -173,7 +173,7 @@ struct RealServerTests {
       outcome.failure is CatalogError && outbox.isEmpty && stored == realProducts.first?.title,
       guide.task(
         4,
-        "expected an edit with \(problem) refused with a CatalogError before anything is stored, got \(outcome), outbox \(outbox.count) entries, title \(stored ?? "none")"
+        "expected an edit with \(problem) refused with a CatalogError before anything is stored, got \(outcome), outbox \(outbox.count) entries, title \((stored ?? "none").debugDescription)"
       ))
     var fine = try #require(realProducts.first)
     fine.stock = 5

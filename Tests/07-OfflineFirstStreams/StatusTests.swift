@@ -231,6 +231,20 @@ struct SyncTriggerTests {
     connectivity.yield(false)
     let expected: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     let came = await statuses.waitFor(count: expected.count)
+    // A cancelled sync lets go of its request, which was waiting on the clock.
+    var letGo = false
+    for _ in 0..<patienceTurns where !letGo {
+      letGo = harness.clock.sleeperCount == 0
+      if !letGo { await Task.yield() }
+    }
+    guard letGo else {
+      Issue.record(
+        guide.task(
+          7,
+          "expected yield(false) to cancel the running sync, whose request was still waiting for its answer; it went on (statuses \(describe(statuses.values)))"
+        ))
+      return
+    }
     connectivity.finish()
     let outcome = await result(of: running)
     let left = try await harness.store.outbox()

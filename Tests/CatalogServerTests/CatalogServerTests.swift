@@ -84,7 +84,7 @@ struct CatalogServerTests {
 
   @Test func survivesRandomBytesAndStillAnswers() async throws {
     try await withServer { server, _ in
-      var random = SplitMix64(state: 2026)
+      var random = SplitMix64(seed: 2026)
       for _ in 0..<40 {
         let junk = (0..<Int.random(in: 1...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
         let transcript = await RawClient.exchange(port: server.port, [junk], responses: 1, finish: true)

@@ -1,3 +1,4 @@
+import FakeCatalog
 import Testing
 
 @testable import CatalogServer
@@ -83,7 +84,7 @@ struct HTTPRequestParserTests {
   /// Random bytes and random damage to a valid request never trap, and
   /// whatever parses as a head is consistent with its input.
   @Test func fuzzedInputNeverTrapsAndParsesConsistently() {
-    var random = SplitMix64(state: 13)
+    var random = SplitMix64(seed: 13)
     let valid = Array("POST /products/add HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}".utf8)
     var heads = 0
     var failures = 0

@@ -120,18 +120,6 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
   }
 }
 
-/// A seeded generator, so a fuzz test that finds a crash finds it again.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// `GET path` with a Host header, as one string.
 func get(_ target: String, _ extra: String = "") -> String {
   "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)\r\n"

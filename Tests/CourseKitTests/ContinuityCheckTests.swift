@@ -12,7 +12,8 @@ struct ContinuityCheckTests {
     try folder.write("Lessons/02-Next/Models/B.swift", "struct B {}\n")
     try folder.write(
       "Docs/02-Next.md",
-      "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n" + TemporaryWorkspace.tasks)
+      "# Next\n\n" + TemporaryWorkspace.decisions + "## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n"
+        + TemporaryWorkspace.tasks)
     return folder
   }
 
@@ -69,7 +70,8 @@ struct ContinuityCheckTests {
           + "removes it, list it under ## Your files in Docs/02-Next.md"), "\(output)")
     try folder.write(
       "Docs/02-Next.md",
-      "# Next\n\n## Your files\n\n- `Models/B.swift`: Task 1\n- `Added.swift`: removed\n\n## Tasks\n\n"
+      "# Next\n\n" + TemporaryWorkspace.decisions
+        + "## Your files\n\n- `Models/B.swift`: Task 1\n- `Added.swift`: removed\n\n## Tasks\n\n"
         + TemporaryWorkspace.tasks)
     let (listedStatus, listedOutput, _) = folder.run(.verify)
     #expect(listedStatus == 0, "a removed file listed under ## Your files keeps the contract: \(listedOutput)")

@@ -11,6 +11,9 @@ struct TemporaryWorkspace: ~Copyable {
   /// The `### Task` headings of `doc`, for a test that writes a doc of its own.
   static let tasks = "### Task 1: Pass a\n\nMake a() pass.\n\n### Task 2: Pass b\n\nMake b() pass.\n"
 
+  /// A `## Your decisions` section with the two decisions `course verify` asks of a stage from 02 on.
+  static let decisions = "## Your decisions\n\n### Where a lives\n\nYours.\n\n### How b is built\n\nYours too.\n\n"
+
   static func hints(_ stage: String) -> String {
     "# Hints for \(stage)\n\n## Task 1: Pass a\n\n### Hint 1\n\nLook at a.\n\n### Hint 2\n\nReturn 1 from a.\n\n"
       + "## Task 2: Pass b\n\n### Hint 1\n\nLook at b.\n\n### Hint 2\n\n```swift\n### not a heading\n```\n"
