@@ -54,6 +54,15 @@ struct OutboxTests {
     let outbox = try await harness.store.outbox()
     let stored = try await harness.store.products()
     let summary = outbox.map { "\($0.kind) \($0.productID)" }
+    // Each edit starts from the catalog's version of the copy it changed, read before the change.
+    let bases = outbox.map { $0.baseVersion ?? "none" }
+    let expectedBases = ["none"] + [1, 2].map { id in realProducts.first { $0.id == id }?.version ?? "?" }
+    #expect(
+      bases == expectedBases,
+      guide.task(
+        4,
+        "expected the outbox's base versions \(expectedBases) (none for the add; the stored copies' versions, read with baseVersion(for:) before the update and the delete), got \(bases)"
+      ))
     #expect(
       (added?.id ?? 0) < 0 && summary == ["add \(added?.id ?? 0)", "update 1", "delete 2"],
       guide.task(
