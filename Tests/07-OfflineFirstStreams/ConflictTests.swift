@@ -136,4 +136,24 @@ struct ConflictTests {
         "expected \(policy) to leave product 1 \(expected.map { "as \"\($0)\"" } ?? "deleted") on both sides, got \(local ?? "none") here and \(server ?? "none") there"
       ))
   }
+
+  /// A 412 whose catalog copy is gone: the update can't win against nothing, and Task 5's settle sets it aside.
+  @Test func anUpdateWhoseConflictingCopyIsGoneIsSetAside() async throws {
+    let harness = try Harness(conflictPolicy: .clientWins)
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }
+    harness.api.inject(.status(412, message: "Changed since"), on: .update, times: 1)
+    harness.api.inject(.status(404, message: "Product with id '1' not found"), on: .product, times: 1)
+    let outcome = await Result { try await harness.engine.syncNow() }
+    let outbox = try await harness.store.outbox().map(\.state)
+    let setAside = outbox.count == 1 && outbox.allSatisfy { if case .setAside = $0 { true } else { false } }
+    #expect(
+      outcome.failure == nil && setAside,
+      guide.task(
+        5,
+        "expected an update whose conflicting copy the catalog no longer has to be set aside (settle(_:refusedWith:) sets aside what resolving refuses), and the sync to go on: got \(outcome) and outbox \(outbox)",
+        blaming: outcome))
+  }
 }

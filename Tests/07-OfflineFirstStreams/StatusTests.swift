@@ -1,4 +1,5 @@
 import CourseClock
+import CourseFixtures
 import CourseSQLite
 import FakeCatalog
 import StageTesting
@@ -212,6 +213,40 @@ struct SyncTriggerTests {
       guide.task(
         7,
         "expected the engine to try again once Retry-After's 30 s had passed on its clock, with no connectivity change: \(describe(expected)); got \(describe(statuses.values)) and \(harness.writes)",
+        blaming: outcome))
+  }
+
+  /// A sync that going offline cancelled is no failure: the engine goes on, and the next `true` sends the write.
+  @Test func aSyncStoppedByGoingOfflineResumesWhenBackOnline() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
+    connectivity.yield(false)
+    let offline: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
+    guard await statuses.waitFor(count: offline.count) else {
+      Issue.record(guide.task(7, "expected \(describe(offline)) after yield(false), got \(describe(statuses.values))"))
+      return
+    }
+    connectivity.yield(true)
+    let expected = offline + [.syncing(pending: 1), .idle]
+    let came = await statuses.waitFor(count: expected.count)
+    connectivity.finish()
+    let outcome = came ? await result(of: running) : .success(())
+    let left = try await harness.store.outbox()
+    let kettles = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    #expect(
+      came && statuses.values == expected && left.isEmpty && kettles == 1 && outcome.failure == nil,
+      guide.task(
+        7,
+        "expected \(describe(expected)): a sync cancelled by going offline is not a failure and does not end the engine, and the next true sends the write (once); got \(describe(statuses.values)), outbox \(left.map(\.state)), \(kettles) kettle(s), run(connectivity:) \(ran(outcome))",
         blaming: outcome))
   }
 
