@@ -20,10 +20,7 @@ struct ConflictTests {
   /// Another client changes product 1 in the catalog (the catalog stamps a new
   /// version), after the device read it.
   private func theirEdit(_ harness: Harness) async throws {
-    var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
-    request.httpMethod = "PATCH"
-    request.httpBody = Data(#"{"title": "Theirs"}"#.utf8)
-    _ = try await harness.api.session.data(for: request)
+    try await harness.api.theirEdit(id: 1, #"{"title": "Theirs"}"#)
   }
 
   /// The store holds page one; another client changes product 1 in the catalog;

@@ -7,6 +7,10 @@ import StageTesting
 import Synchronization
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 #if SOLUTION
   @testable import Solution07
 #else
@@ -324,3 +328,19 @@ func titles(_ products: [Product]?) -> String {
 
 /// `a == b`, behind a call so a failed expectation prints the message, not every product of both sides.
 func same<Value: Equatable>(_ a: Value, _ b: Value) -> Bool { a == b }
+
+extension FakeCatalogAPI {
+  /// Another client changes a product in the catalog with a PATCH of `json`;
+  /// the catalog stamps a new version, so the device's next write of it meets a 412.
+  func theirEdit(id: Int, _ json: String) async throws {
+    var request = URLRequest(url: baseURL.appendingPathComponent("products/\(id)"))
+    request.httpMethod = "PATCH"
+    request.httpBody = Data(json.utf8)
+    _ = try await session.data(for: request)
+  }
+
+  /// The id the catalog gave the product titled `title`, if it holds one.
+  func catalogID(title: String) -> Int? {
+    products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) }
+  }
+}

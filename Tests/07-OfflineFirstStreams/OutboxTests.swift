@@ -101,7 +101,7 @@ struct OutboxTests {
     let after = try await harness.store.products().map { "\($0.title) \($0.id)" }.sorted()
     // The catalog picks the ids; a client cannot predict them.
     let catalogs = ["Kettle", "Toaster"].map { title in
-      "\(title) \(harness.api.products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) } ?? 0)"
+      "\(title) \(harness.api.catalogID(title: title) ?? 0)"
     }
     #expect(
       after == catalogs,

@@ -27,10 +27,6 @@ struct RealServerTests {
     try await harness.store.products().filter { $0.title == "Kettle" }.map(\.id)
   }
 
-  private func catalogID(_ harness: Harness, title: String) -> Int? {
-    harness.api.products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) }
-  }
-
   /// The catalog applies the add, its answer is lost and the retries meet no
   /// network; a refresh then brings the catalog's copy before the next sync.
   @Test func anAddWhoseAnswerWasLostThenARefreshIsOneProduct() async throws {
@@ -59,7 +55,7 @@ struct RealServerTests {
     }
     let after = try await kettles(harness)
     let outbox = try await harness.store.outbox()
-    let expected = catalogID(harness, title: "Kettle")
+    let expected = harness.api.catalogID(title: "Kettle")
     let added = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
     #expect(
       after.count == 1 && after.first == expected && outbox.isEmpty && added == 1,
@@ -84,15 +80,12 @@ struct RealServerTests {
     }
     // Another client renames the new product, so nothing on the device can tell
     // that the page's copy is the add: it is stored under the catalog's id.
-    guard let id = catalogID(harness, title: "Kettle") else {
+    guard let id = harness.api.catalogID(title: "Kettle") else {
       Issue.record(
         guide.task(5, "expected the add to reach the catalog before its answer was lost; the catalog holds no kettle"))
       return
     }
-    var rename = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/\(id)"))
-    rename.httpMethod = "PATCH"
-    rename.httpBody = Data(#"{"title": "Kettle, renamed"}"#.utf8)
-    _ = try await harness.api.session.data(for: rename)
+    try await harness.api.theirEdit(id: id, #"{"title": "Kettle, renamed"}"#)
     let copy = try await harness.remoteProduct(id: id)
     let revision = try await harness.store.revision()
     try await harness.store.savePage(ProductPage(products: [copy], total: 4, skip: 0, limit: 30), fetchedAt: revision)
@@ -245,10 +238,7 @@ struct RealServerTests {
   func aConflictWithALaterEditWaitingEndsWithDeviceAndCatalogAlike(policy: ConflictPolicy) async throws {
     let harness = try Harness(products: Self.small, conflictPolicy: policy)
     guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
-    var request = URLRequest(url: harness.api.baseURL.appendingPathComponent("products/1"))
-    request.httpMethod = "PATCH"
-    request.httpBody = Data(#"{"title": "Theirs"}"#.utf8)
-    _ = try await harness.api.session.data(for: request)
+    try await harness.api.theirEdit(id: 1, #"{"title": "Theirs"}"#)
     var edited = try #require(realProducts.first)
     edited.title = "Mine"
     guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }

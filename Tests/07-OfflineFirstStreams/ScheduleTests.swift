@@ -207,11 +207,8 @@ struct Schedule {
   }
 
   private func theirEdit(id: Int) async throws {
-    var request = URLRequest(url: api.baseURL.appendingPathComponent("products/\(id)"))
-    request.httpMethod = "PATCH"
-    request.httpBody = Data(#"{"title": "Theirs \#(id)"}"#.utf8)
     // It meets the faults aimed at the device's writes too; whatever it gets, the catalog decided.
-    _ = try? await api.session.data(for: request)
+    try? await api.theirEdit(id: id, #"{"title": "Theirs \#(id)"}"#)
   }
 
   /// Lets the network behave, syncs until the outbox is empty, refreshes, and compares.

@@ -51,9 +51,7 @@ struct SyncTests {
     guard try await threeWaitingWrites(harness) else { return }
     guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else { return }
     let ids = try await harness.store.products().filter { $0.title == "Kettle" }.map(\.id)
-    let catalogID = harness.api.products.first { $0["title"]?.stringValue == "Kettle" }?["id"]?.numberValue.map {
-      Int($0)
-    }
+    let catalogID = harness.api.catalogID(title: "Kettle")
     #expect(
       ids.count == 1 && ids.first == catalogID,
       guide.task(
