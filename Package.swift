@@ -19,6 +19,10 @@ struct Stage {
   let name: String
   /// Infrastructure modules the lesson and solution code may import.
   var uses: [Target.Dependency] = []
+  /// Whether the stage has "Write the test" tasks: the learner's tests in
+  /// Lessons/NN-Name/YourTests (target `LessonNNYourTests`) and the reference
+  /// answers in Solutions/NN-Name/YourTests (`SolutionNNYourTests`).
+  var writesTests = false
 
   var folder: String { "\(number)-\(name)" }
 }
@@ -27,7 +31,7 @@ struct Stage {
 let stages: [Stage] = [
   Stage(number: "01", name: "ViewCallsURLSession"),
   Stage(number: "02", name: "DataSources"),
-  Stage(number: "03", name: "DependencyInjection"),
+  Stage(number: "03", name: "DependencyInjection", writesTests: true),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
   Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"]),
@@ -54,7 +58,12 @@ let package = Package(
   name: "RepositoryCourse",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
-    .executable(name: "course", targets: ["course"])
+    .executable(name: "course", targets: ["course"]),
+    // The fault check (`course check`, Sources/CourseKit/FaultCheck.swift) builds a
+    // scratch package under .build that uses these.
+    .library(
+      name: "CourseStageSupport",
+      targets: ["CourseFixtures", "CourseClock", "FakeCatalog", "LessonSupport", "StageTesting", "CourseSQLite"]),
   ],
   targets: [
     .target(
@@ -89,13 +98,15 @@ let package = Package(
 for stage in stages {
   let lesson = "Lesson\(stage.number)"
   let solution = "Solution\(stage.number)"
+  let yourTests = stage.writesTests ? ["YourTests"] : []
   package.targets += [
     .target(
       name: lesson,
       dependencies: stage.uses + ["LessonSupport"],
-      path: "Lessons/\(stage.folder)"
+      path: "Lessons/\(stage.folder)",
+      exclude: yourTests
     ),
-    .target(name: solution, dependencies: stage.uses, path: "Solutions/\(stage.folder)"),
+    .target(name: solution, dependencies: stage.uses, path: "Solutions/\(stage.folder)", exclude: yourTests),
     .testTarget(
       name: "\(lesson)Tests",
       dependencies: [.target(name: lesson)] + stage.uses + testSupport,
@@ -108,6 +119,15 @@ for stage in stages {
       swiftSettings: [.define("SOLUTION")]
     ),
   ]
+  if stage.writesTests {
+    package.targets += [lesson, solution].map { module in
+      .testTarget(
+        name: "\(module)YourTests",
+        dependencies: [.target(name: module)] + stage.uses + testSupport,
+        path: "\(module.hasPrefix("Lesson") ? "Lessons" : "Solutions")/\(stage.folder)/YourTests"
+      )
+    }
+  }
 }
 
 // MARK: - Integration tests over real sockets

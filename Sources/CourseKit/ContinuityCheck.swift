@@ -19,7 +19,8 @@ import Foundation
 /// previous solution that this stage deletes); it must exist in one of the two.
 /// Every unlisted file of the previous solution must be in the lesson, so a file
 /// an earlier stage adds cannot silently miss this one. The first stage has no
-/// predecessor and is not checked.
+/// predecessor and is not checked. The learner's tests (`YourTests/`) are the
+/// fault check's, not this one's: each stage starts them from its placeholders.
 enum ContinuityCheck {
   /// The heading of the section that lists the learner's files.
   static let heading = "Your files"
@@ -32,7 +33,7 @@ enum ContinuityCheck {
     guard let markdown = try? String(contentsOf: workspace.url(stage.doc), encoding: .utf8) else {
       return []  // The required-files check reports a missing doc.
     }
-    let lessonFiles = workspace.files(under: lesson)
+    let lessonFiles = workspace.files(under: lesson).filter { !$0.hasPrefix(FaultCheck.testsFolder + "/") }
     guard let listed = learnerFiles(in: StageDoc(markdown: markdown), lessonFiles: lessonFiles) else {
       return [
         StageVerdict.Check(
@@ -46,7 +47,7 @@ enum ContinuityCheck {
       return [StageVerdict.Check(ok: false, text: "\(solution) is missing, so \(lesson) cannot be checked against it")]
     }
     var problems: [StageVerdict.Check] = []
-    let solutionFiles = workspace.files(under: solution)
+    let solutionFiles = workspace.files(under: solution).filter { !$0.hasPrefix(FaultCheck.testsFolder + "/") }
     for file in listed where !lessonFiles.contains(file) && !solutionFiles.contains(file) {
       problems.append(
         StageVerdict.Check(

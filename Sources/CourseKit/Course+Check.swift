@@ -11,7 +11,8 @@ extension Course {
     say(report.lines(style: style).joined(separator: "\n"))
     say("")
     say(nextStep(report))
-    return result.allPassed ? 0 : 1
+    let testsCatchEveryFault = try checkYourTests(stage) ?? true
+    return result.allPassed && testsCatchEveryFault ? 0 : 1
   }
 
   /// Builds, then runs the lesson suite of stage `number`, or of each stage in
@@ -23,9 +24,15 @@ extension Course {
     try build()
     for stage in stages {
       let result = try runLesson(stage)
-      if number != nil || !result.allPassed { return (stage, result) }
+      if number != nil || !result.allPassed || !testsAreComplete(stage) { return (stage, result) }
     }
     return nil
+  }
+
+  /// Whether the stage's "Write the test" tasks are done, as the last fault check found; true when it has none.
+  func testsAreComplete(_ stage: Stage) -> Bool {
+    guard let list = faultList(of: stage), !list.tasks.isEmpty else { return true }
+    return FaultLedger(workspace: package.workspace, stage: stage).isComplete
   }
 
   /// The stage `number`, or the first one whose lesson suite does not pass; `nil` when every stage does.

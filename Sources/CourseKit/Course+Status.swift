@@ -13,10 +13,21 @@ extension Course {
     var firstUnsolved: StageReport?
     for stage in stages {
       let result = try runLesson(stage)
-      let progress = StageProgress(result: result, edited: try package.lessonHasEdits(stage))
+      var progress = StageProgress(result: result, edited: try package.lessonHasEdits(stage))
+      var note = ""
+      if faultList(of: stage).map({ !$0.tasks.isEmpty }) == true {
+        let ledger = FaultLedger(workspace: package.workspace, stage: stage)
+        if !ledger.isComplete {
+          // Solved means the code passes and the learner's tests catch every fault.
+          if case .solved(let total) = progress { progress = .inProgress(passed: total, total: total) }
+          note = style.dim(
+            ledger.isCurrent
+              ? " · your tests miss faults" : " · your tests: run `swift run course check \(stage.number)`")
+        }
+      }
       rows.append((stage, progress))
       if firstUnsolved == nil, !progress.isSolved { firstUnsolved = report(stage, result) }
-      say(row(stage, progress, hints: hints.total(stage: stage)))
+      say(row(stage, progress, hints: hints.total(stage: stage)) + note)
     }
     let solved = rows.filter { $0.1.isSolved }.count
     say("")

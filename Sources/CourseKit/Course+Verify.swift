@@ -20,7 +20,7 @@ extension Course {
         fatalErrorFiles: workspace.lessonFilesCallingFatalError(of: stage),
         sourceChecks: ContinuityCheck.checks(for: stage, after: previous, in: workspace)
           + DocNamesCheck.checks(for: stage, in: workspace) + HintsCheck.checks(for: stage, in: workspace)
-          + DecisionsCheck.checks(for: stage, in: workspace),
+          + DecisionsCheck.checks(for: stage, in: workspace) + (try faultChecks(stage)),
         lesson: lesson, solution: solution)
       say(style.bold("Stage \(stage.folder)"))
       for check in verdict.checks {
@@ -39,5 +39,71 @@ extension Course {
     }
     say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
     return 1
+  }
+
+  /// Contract item 11 for a stage with "Write the test" tasks: the reference
+  /// answers pass on the solution and catch every fault; the lesson's
+  /// placeholders fail and name their tasks; every task has three faults or more.
+  func faultChecks(_ stage: Stage) throws -> [StageVerdict.Check] {
+    guard let list = faultList(of: stage) else { return [] }
+    let path = FaultList.path(of: stage)
+    var checks = list.problems.map { StageVerdict.Check(ok: false, text: "\(path): \($0)") }
+    for task in list.tasks {
+      if task.faults.count < 3 {
+        checks.append(
+          StageVerdict.Check(
+            ok: false,
+            text: "\(path): Task \(task.number) has \(task.faults.count) fault(s); a test task needs three or more"))
+      }
+      for role in [FaultCheck.Role.learner, .reference] {
+        for file in task.testFiles where !package.workspace.exists("\(role.folder(of: stage))/\(file)") {
+          checks.append(
+            StageVerdict.Check(
+              ok: false, text: "Task \(task.number)'s tests \(role.folder(of: stage))/\(file) are missing"))
+        }
+      }
+    }
+    let check = faultCheck(stage, list)
+    progressLine("Checking \(stage.folder)'s test tasks against \(list.faults.count) faults…")
+    defer { progressLine(nil) }
+    do {
+      try check.prepare()
+    } catch {
+      return checks + [StageVerdict.Check(ok: false, text: "\(path) does not fit the solution: \(error)")]
+    }
+    if let errors = try check.build() {
+      return checks + [
+        StageVerdict.Check(
+          ok: false,
+          text: "the fault check's scratch package does not build: " + errors.prefix(5).joined(separator: "; "))
+      ]
+    }
+    let reference = try check.outcomes(.reference)
+    let lesson = try check.outcomes(.learner)
+    for (answer, placeholder) in zip(reference, lesson) {
+      let task = answer.task
+      let caught = "\(answer.caught.count) of \(task.faults.count) faults"
+      if answer.isComplete {
+        checks.append(
+          StageVerdict.Check(ok: true, text: "Task \(task.number)'s reference tests pass and catch \(caught)"))
+      } else {
+        let why =
+          answer.failingOnReference.isEmpty
+          ? "catch only \(caught); missed: " + answer.missed.map(\.name).joined(separator: "; ")
+          : "fail against the solution: "
+            + answer.failingOnReference.map { "\($0.test): \($0.message)" }
+            .joined(separator: "; ")
+        checks.append(StageVerdict.Check(ok: false, text: "Task \(task.number)'s reference tests \(why)"))
+      }
+      checks.append(
+        placeholder.isPlaceholder
+          && placeholder.failingOnReference.allSatisfy { $0.message.contains("Task \(task.number)") }
+          ? StageVerdict.Check(ok: true, text: "Task \(task.number)'s placeholder fails and names the task")
+          : StageVerdict.Check(
+            ok: false,
+            text: "Task \(task.number)'s placeholder in \(FaultCheck.Role.learner.folder(of: stage)) should fail "
+              + "against the solution with testNotWrittenYet(\"Task \(task.number)\", …)"))
+    }
+    return checks
   }
 }

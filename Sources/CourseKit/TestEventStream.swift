@@ -38,6 +38,7 @@ struct TestEventStream {
   /// What each skip said (its comment, in the runner's words), by test id, in order.
   private(set) var skips: [(testID: String, messages: [String])] = []
   private var names: [String: String] = [:]
+  private var files: [String: String] = [:]
 
   /// Reads the stream's JSON Lines.
   init(jsonLines: String) {
@@ -57,6 +58,18 @@ struct TestEventStream {
   /// The function's name for an id, or the id itself for a suite or an unknown id.
   func name(of id: String) -> String { names[id] ?? id }
 
+  /// The name of the file that declares the test, such as `LoadingStateTests.swift`; empty when unknown.
+  func file(of id: String) -> String { files[id] ?? "" }
+
+  /// Counts every test that started and never ended, or never started, as failed:
+  /// the run crashed or was stopped, and for a fault check that is the fault caught.
+  mutating func markUnfinishedAsFailed() {
+    for id in runningIDs + unstartedIDs where !failedIDs.contains(id) {
+      failedIDs.append(id)
+      failures.append((id, ["the test run crashed or was stopped before this test ended"]))
+    }
+  }
+
   private mutating func read(_ record: Record) {
     let payload = record.payload
     switch (record.kind, payload.kind) {
@@ -64,6 +77,9 @@ struct TestEventStream {
       guard let id = payload.id, let name = payload.name else { return }
       functions.append(Function(id: id, name: name))
       names[id] = name
+      if let fileID = payload.sourceLocation?.fileID {
+        files[id] = String(fileID.split(separator: "/").last ?? "")
+      }
     case ("test", _):
       if let id = payload.id, let name = payload.name { names[id] = name }
     case ("event", "testStarted"):
@@ -102,6 +118,8 @@ struct TestEventStream {
     var name: String?
     /// Event records: the test the event belongs to.
     var testID: String?
+    /// Test records: where the test is declared.
+    var sourceLocation: SourceLocation?
     var issue: Issue?
     /// Event records: what the event says in words; for an issue, the expectation
     /// that failed, then its comments, each a message of its own.
@@ -115,6 +133,11 @@ struct TestEventStream {
       let texts = (messages ?? []).map(\.text)
       return texts + (_comments ?? []).filter { !texts.contains($0) }
     }
+  }
+
+  private struct SourceLocation: Decodable {
+    /// `Module/File.swift`.
+    var fileID: String?
   }
 
   private struct Message: Decodable {

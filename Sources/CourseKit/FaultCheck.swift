@@ -1,0 +1,256 @@
+import Foundation
+
+/// Checks the tests of a stage's "Write the test" tasks: against the reference
+/// solution they must pass, and against each named fault of `Faults/NN-Name.md`
+/// at least one of them must fail.
+///
+/// The check never touches the course package's own build. It writes a scratch
+/// package to `.build/course/faults/NN-Name/`: one module named like the lesson
+/// (`Lesson03`), compiled from the stage's solution with every fault behind a
+/// runtime switch (`FaultSchema`), and two test targets, `YourTests` (the
+/// learner's `Lessons/NN-Name/YourTests/`) and `ReferenceTests` (the answers in
+/// `Solutions/NN-Name/YourTests/`, whose `SolutionNN` imports are read as
+/// `LessonNN`). It depends on the course package by path for the modules the
+/// stages use. The first check of a stage builds those once (a minute or two);
+/// after that, an edit to a learner's test rebuilds one small module. Then the
+/// tests run once per fault, with `COURSE_FAULT` naming it, and once without.
+struct FaultCheck {
+  /// The folder of a lesson or solution that holds the "Write the test" tasks' tests.
+  static let testsFolder = "YourTests"
+
+  let workspace: Workspace
+  let runner: any CommandRunning
+  let stage: Stage
+  let list: FaultList
+  var buildTimeout: Double = 1_800
+  var runTimeout: Double = SwiftPackage.defaultSuiteTimeout
+
+  /// Whose tests to check.
+  enum Role: String {
+    /// `Lessons/NN-Name/YourTests/`, the learner's.
+    case learner = "YourTests"
+    /// `Solutions/NN-Name/YourTests/`, the reference answers.
+    case reference = "ReferenceTests"
+
+    func folder(of stage: Stage) -> String {
+      (self == .learner ? "Lessons/" : "Solutions/") + "\(stage.folder)/\(FaultCheck.testsFolder)"
+    }
+  }
+
+  /// What one task's tests came to.
+  struct TaskOutcome: Equatable {
+    var task: FaultList.TestTask
+    /// Names of the task's tests that ran.
+    var tests: [String]
+    /// Tests that failed against the reference solution, with their first message.
+    var failingOnReference: [(test: String, message: String)]
+    /// The task's faults some test caught, and those none caught.
+    var caught: [FaultList.Fault]
+    var missed: [FaultList.Fault]
+
+    static func == (lhs: TaskOutcome, rhs: TaskOutcome) -> Bool {
+      lhs.task == rhs.task && lhs.tests == rhs.tests && lhs.caught == rhs.caught && lhs.missed == rhs.missed
+        && lhs.failingOnReference.map(\.test) == rhs.failingOnReference.map(\.test)
+    }
+
+    /// Whether the tests are still the lesson's placeholder (it fails with "Not done yet: Task N …").
+    var isPlaceholder: Bool {
+      !failingOnReference.isEmpty && failingOnReference.allSatisfy { $0.message.contains("Not done yet:") }
+    }
+
+    /// Whether the task is done: its tests pass on the reference and catch every fault.
+    var isComplete: Bool { !tests.isEmpty && failingOnReference.isEmpty && missed.isEmpty }
+  }
+
+  /// The scratch package's folder, relative to the package root.
+  var scratch: String { ".build/course/faults/\(stage.folder)" }
+
+  /// Writes the scratch package, rewriting only files whose text changed, so its builds stay incremental.
+  ///
+  /// - Throws: `FaultSchema.Problem` when a fault does not fit its solution file.
+  func prepare() throws {
+    let module = stage.lessonModule
+    var files: [String: String] = [:]
+    files["Package.swift"] = manifest()
+    let solution = "Solutions/\(stage.folder)"
+    for file in workspace.swiftFiles(under: solution) where !file.hasPrefix(Self.testsFolder + "/") {
+      let source = try String(contentsOf: workspace.url("\(solution)/\(file)"), encoding: .utf8)
+      let faults = list.faults.filter { $0.file == file }
+      files["Sources/\(module)/\(file)"] = try FaultSchema.apply(faults, to: source)
+    }
+    for fault in list.faults where !workspace.exists("\(solution)/\(fault.file)") {
+      throw FaultSchema.Problem(
+        description: "fault \"\(fault.name)\" changes \(fault.file), which \(solution) does not have")
+    }
+    files["Sources/\(module)/CourseFaultSwitch.swift"] = FaultSchema.switchFile
+    for role in [Role.learner, .reference] {
+      let folder = role.folder(of: stage)
+      let tests = workspace.swiftFiles(under: folder)
+      for file in tests {
+        let source = try String(contentsOf: workspace.url("\(folder)/\(file)"), encoding: .utf8)
+        files["Tests/\(role.rawValue)/\(file)"] = Self.asLesson(source, stage: stage)
+      }
+      if tests.isEmpty {
+        // A test target needs a source file; an empty one runs no test.
+        files["Tests/\(role.rawValue)/Empty.swift"] = "// No tests in \(folder).\n"
+      }
+    }
+    try sync(files)
+  }
+
+  /// Builds the scratch package; the compiler's error lines, with paths put back to the course's files, on failure.
+  ///
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
+  func build() throws -> [String]? {
+    let result = try runner.run(
+      ["swift", "build"] + SwiftPackage.buildSystem + ["--build-tests"], in: workspace.url(scratch),
+      timeout: buildTimeout, onLine: { _ in })
+    guard result.status != 0 || result.timedOut else { return nil }
+    var errors = result.output.split(whereSeparator: \.isNewline).map(String.init)
+      .filter { $0.contains("error:") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("|") }
+      .map(originalPath)
+    errors = errors.reduce(into: []) { unique, line in if !unique.contains(line) { unique.append(line) } }
+    if result.timedOut { errors.append("the build ran past \(Int(buildTimeout)) s and was stopped") }
+    return errors.isEmpty ? [result.output] : errors
+  }
+
+  /// Runs the tests of `role` with `fault` on (`nil`: the reference solution as it is).
+  func run(_ role: Role, fault: String?) throws -> TestEventStream {
+    let events = workspace.url("\(scratch)/.build/\(role.rawValue)-\(fault ?? "reference").events.jsonl")
+    try? FileManager.default.createDirectory(at: events.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(at: events)
+    let command =
+      ["env", "\(FaultSchema.variable)=\(fault ?? "")", "swift", "test"] + SwiftPackage.buildSystem + [
+        "--skip-build", "--filter", "\(role.rawValue)\\.",
+        "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
+      ]
+    let result = try runner.run(command, in: workspace.url(scratch), timeout: runTimeout, onLine: { _ in })
+    var stream = TestEventStream(jsonLines: (try? String(contentsOf: events, encoding: .utf8)) ?? "")
+    if result.timedOut || !stream.runEnded { stream.markUnfinishedAsFailed() }
+    return stream
+  }
+
+  /// Runs `role`'s tests against the reference and every fault, and judges each task.
+  func outcomes(_ role: Role) throws -> [TaskOutcome] {
+    let reference = try run(role, fault: nil)
+    var runs: [String: TestEventStream] = [:]
+    for fault in list.faults { runs[fault.id] = try run(role, fault: fault.id) }
+    return list.tasks.map { task in
+      let ids = reference.functions.filter { task.testFiles.contains(reference.file(of: $0.id)) }.map(\.id)
+      let failing = ids.filter(reference.failedIDs.contains).map { id in
+        (reference.name(of: id), Self.message(reference.failures.first { $0.testID == id }?.messages ?? []))
+      }
+      var caught: [FaultList.Fault] = []
+      var missed: [FaultList.Fault] = []
+      for fault in task.faults {
+        let run = runs[fault.id] ?? reference
+        let anyFailed = ids.contains { run.failedIDs.contains($0) }
+        // Tests that fail on the reference catch nothing: they would fail whatever the code.
+        if anyFailed, failing.isEmpty { caught.append(fault) } else { missed.append(fault) }
+      }
+      return TaskOutcome(
+        task: task, tests: ids.map(reference.name(of:)), failingOnReference: failing, caught: caught, missed: missed)
+    }
+  }
+
+  /// The learner's report, one block per task: the count first, then each fault missed and what would catch it.
+  static func lines(_ outcomes: [TaskOutcome], stage: Stage, style: Style) -> [String] {
+    var lines: [String] = []
+    for outcome in outcomes {
+      let task = outcome.task
+      let count = "Your tests caught \(outcome.caught.count) of \(task.faults.count) faults."
+      let head = "Task \(task.number) \"\(task.title)\": "
+      lines.append(
+        (outcome.isComplete ? style.green("✔") : style.red("✘")) + " " + head + count)
+      let files = task.testFiles.map { "YourTests/\($0)" }.joined(separator: ", ")
+      if outcome.tests.isEmpty {
+        lines.append("    No tests ran from \(files). Write them there (\(stage.doc), Task \(task.number)).")
+        continue
+      }
+      if outcome.isPlaceholder {
+        lines.append(
+          "    \(files) still holds the placeholder. Replace it with your tests (\(stage.doc), Task \(task.number)).")
+        continue
+      }
+      for failing in outcome.failingOnReference {
+        lines.append(
+          "    \(failing.test) fails against the reference solution, so it checks something the task does not ask:")
+        lines.append("      \(failing.message)")
+      }
+      if !outcome.failingOnReference.isEmpty {
+        lines.append("    A test that fails whatever the code is catches no fault; fix it first.")
+        continue
+      }
+      if outcome.caught.isEmpty, !task.faults.isEmpty {
+        lines.append(
+          "    Your tests pass against every fault. A test that asserts nothing, or only that a value is "
+            + "not nil, catches none: expect the exact value the behaviour gives.")
+      }
+      for fault in outcome.missed {
+        lines.append("    missed: \(fault.name). To catch it: \(fault.catchIt)")
+      }
+    }
+    return lines
+  }
+
+  /// What an issue said, in one line: its expectation and comments, without the runner's bare "Issue recorded".
+  static func message(_ texts: [String]) -> String {
+    texts.filter { $0 != "Issue recorded" }.joined(separator: ": ")
+  }
+
+  /// A reference test file, read as if it were the learner's: `SolutionNN` becomes `LessonNN`.
+  static func asLesson(_ source: String, stage: Stage) -> String {
+    source.replacingOccurrences(
+      of: "\\b\(stage.solutionModule)\\b", with: stage.lessonModule, options: .regularExpression)
+  }
+
+  /// A compiler line about a scratch file, pointing at the course file it was copied from instead.
+  func originalPath(_ line: String) -> String {
+    let root = workspace.url(scratch).path
+    return
+      line
+      .replacingOccurrences(of: "\(root)/Tests/YourTests/", with: "Lessons/\(stage.folder)/YourTests/")
+      .replacingOccurrences(of: "\(root)/Tests/ReferenceTests/", with: "Solutions/\(stage.folder)/YourTests/")
+      .replacingOccurrences(of: "\(root)/Sources/\(stage.lessonModule)/", with: "(faulted) Solutions/\(stage.folder)/")
+  }
+
+  /// The scratch package's manifest.
+  func manifest() -> String {
+    // .build/course/faults/NN-Name is four folders below the package root.
+    let support = ".product(name: \"CourseStageSupport\", package: \"RepositoryCourse\")"
+    return """
+      // swift-tools-version: 6.0
+      // Written by `swift run course check`; see Sources/CourseKit/FaultCheck.swift.
+      import PackageDescription
+
+      let package = Package(
+        name: "CourseFaultCheck",
+        platforms: [.macOS(.v15), .iOS(.v18)],
+        dependencies: [.package(name: "RepositoryCourse", path: "../../../..")],
+        targets: [
+          .target(name: "\(stage.lessonModule)", dependencies: [\(support)]),
+          .testTarget(name: "YourTests", dependencies: ["\(stage.lessonModule)", \(support)]),
+          .testTarget(name: "ReferenceTests", dependencies: ["\(stage.lessonModule)", \(support)]),
+        ]
+      )
+
+      """
+  }
+
+  private func sync(_ files: [String: String]) throws {
+    let manager = FileManager.default
+    let root = workspace.url(scratch)
+    for folder in ["Sources", "Tests"] {
+      let existing = (try? manager.subpathsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+      for path in existing where path.hasSuffix(".swift") && files["\(folder)/\(path)"] == nil {
+        try? manager.removeItem(at: root.appendingPathComponent("\(folder)/\(path)"))
+      }
+    }
+    for (path, text) in files {
+      let url = root.appendingPathComponent(path)
+      if (try? String(contentsOf: url, encoding: .utf8)) == text { continue }
+      try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url)
+    }
+  }
+}
