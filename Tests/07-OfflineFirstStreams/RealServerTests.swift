@@ -113,11 +113,14 @@ struct RealServerTests {
     ]
     for (title, deleted) in steps {
       if let title {
-        guard let added = await attempt(4, "an add of \(title)", { try await harness.repository.add(draft(title: title)) })
+        guard
+          let added = await attempt(4, "an add of \(title)", { try await harness.repository.add(draft(title: title)) })
         else { return }
         ids[title] = added?.id ?? 0
       } else if let deleted {
-        guard await attempt(4, "a delete of \(deleted)", { try await harness.repository.delete(id: ids[deleted] ?? 0) }) != nil
+        guard
+          await attempt(4, "a delete of \(deleted)", { try await harness.repository.delete(id: ids[deleted] ?? 0) })
+            != nil
         else { return }
       }
     }
@@ -129,7 +132,8 @@ struct RealServerTests {
         "expected four different negative temporary ids (add Kettle, delete it, add Toaster, add Lamp, delete Toaster, add Mug: the outbox still names every deleted one), got \(handedOut)"
       ))
     guard Set(ids.values).count == 4,
-      await attempt(5, "a sync", for: 4, { try await harness.engine.syncNow() }) != nil else { return }
+      await attempt(5, "a sync", for: 4, { try await harness.engine.syncNow() }) != nil
+    else { return }
     let titles = ["Kettle", "Toaster", "Lamp", "Mug"]
     let device = try await harness.store.products().map(\.title).filter(titles.contains).sorted()
     let catalog = titles.filter { harness.api.catalogID(title: $0) != nil }.sorted()
