@@ -52,7 +52,11 @@ struct DomainRuleTests {
     let values: [(problem: String, record: String)] = [
       ("a price of 1e400", record(price: "1e400")), ("a price of -1e400", record(price: "-1e400")),
       ("a discount of 1e400", record(discountPercentage: "1e400")), ("a rating of 1e400", record(rating: "1e400")),
-      ("a stock of 1e30", record(stock: "1e30")), ("an id of 9223372036854775808", record().replacingOccurrences(of: #""id": 7"#, with: #""id": 9223372036854775808"#)),
+      ("a stock of 1e30", record(stock: "1e30")),
+      (
+        "an id of 9223372036854775808",
+        record().replacingOccurrences(of: #""id": 7"#, with: #""id": 9223372036854775808"#)
+      ),
     ]
     let (task, prefix) = await owner(of: 4)
     await guide.expectEvery(

@@ -25,7 +25,8 @@ struct FailureTests {
     let (task, prefix) = failed ? (2, "") : await owner(of: 2)
     #expect(
       failed,
-      guide.task(task, "\(prefix)\(why): expected \(shown(expected)), got \(outcome.described)", blaming: outcome.failure),
+      guide.task(
+        task, "\(prefix)\(why): expected \(shown(expected)), got \(outcome.described)", blaming: outcome.failure),
       sourceLocation: sourceLocation)
   }
 
@@ -40,7 +41,8 @@ struct FailureTests {
     api.inject(.status(500, message: "Database unavailable"), on: .list)
     let outcome = await Result { try await source(for: api).products(limit: 30, skip: 0) }
     await expect(
-      outcome, toFailWith: .http(status: 500, message: "Database unavailable"), "a 500 is a failure, never an empty page")
+      outcome, toFailWith: .http(status: 500, message: "Database unavailable"),
+      "a 500 is a failure, never an empty page")
   }
 
   @Test func aServerErrorWithAnHTMLBodyKeepsItsStatus() async {
@@ -114,7 +116,8 @@ struct FailureTests {
     #expect(
       outcome.failure == nil,
       guide.task(
-        task, "\(prefix)a page nested exactly 64 levels deep is allowed, and should give an empty page; got \(outcome.described)",
+        task,
+        "\(prefix)a page nested exactly 64 levels deep is allowed, and should give an empty page; got \(outcome.described)",
         blaming: outcome.failure))
   }
 

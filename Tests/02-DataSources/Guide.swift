@@ -87,13 +87,17 @@ func owner(of number: Int) async -> (task: Int, prefix: String) {
     let ids = (try? pageOutcome.get())?.products.map(\.id) ?? []
     let id = (try? productOutcome.get())?.id
     guard ids == [7], id == 7 else {
-      return (1, "Task 1 comes first: a valid page of product 7 gave \(ids) and product(id: 7) gave \(shown(id as Any)). ")
+      return (
+        1, "Task 1 comes first: a valid page of product 7 gave \(ids) and product(id: 7) gave \(shown(id as Any)). "
+      )
     }
     return (number, "")
   }
   // A stub's "not done yet": the check's own error names it, with the words for it.
   if let unfinished = unfinishedTask(in: failure), guide.tasks[unfinished] != nil { return (unfinished, "") }
-  return (1, "Task 1 comes first: a valid record should come through the source, and it gave the error \(shown(failure)). ")
+  return (
+    1, "Task 1 comes first: a valid record should come through the source, and it gave the error \(shown(failure)). "
+  )
 }
 
 extension Product {

@@ -40,7 +40,8 @@ struct RemoteDataSourceTests {
     let outcome = await Result { try await source(for: api).product(id: 42) }
     let request = try #require(
       api.requests.first,
-      guide.task(1, "product(id: 42) sent no request to the fake API; it gave \(outcome.described)", blaming: outcome.failure)
+      guide.task(
+        1, "product(id: 42) sent no request to the fake API; it gave \(outcome.described)", blaming: outcome.failure)
     )
     #expect(
       request.method == "GET" && request.url.absoluteString == api.baseURL.absoluteString + "/products/42",
@@ -62,7 +63,8 @@ struct RemoteDataSourceTests {
     }
     let request = try #require(
       api.requests.first,
-      guide.task(1, "product(id: 1) against \(base) sent no request; it gave \(outcome.described)", blaming: outcome.failure))
+      guide.task(
+        1, "product(id: 1) against \(base) sent no request; it gave \(outcome.described)", blaming: outcome.failure))
     var why = ""
     if request.path.contains("//") {
       why = ". Joining the base URL and the path as strings doubles the slash"
@@ -196,6 +198,7 @@ struct RemoteDataSourceTests {
     let product = try await guide.attempt(1, "a record with a thumbnail should come through") { try outcome.get() }
     #expect(
       product.thumbnail == URL(string: "https://cdn.example/lamp.webp"),
-      guide.task(1, "thumbnail https://cdn.example/lamp.webp should become that URL, got \(shown(product.thumbnail as Any))"))
+      guide.task(
+        1, "thumbnail https://cdn.example/lamp.webp should become that URL, got \(shown(product.thumbnail as Any))"))
   }
 }
