@@ -1,27 +1,13 @@
 import Foundation
-import LessonSupport
 
-/// Reads the Catalog API's timestamps, such as `2025-04-30T09:41:02.053Z`.
+/// A finished tool for Task 3: reads the shape of the Catalog API's timestamps,
+/// such as `2025-04-30T09:41:02.053Z`, byte by byte.
 ///
 /// `Date.ISO8601FormatStyle` cannot decide what is valid: on swift-foundation it
 /// reads `2025-02-30` as March 2, hour 25 as the next day, and stops at the `Z`,
-/// so `…02.053Zjunk` parses. Here the shape is read byte by byte, and the
-/// Gregorian calendar decides whether the numbers name a real moment.
+/// so `…02.053Zjunk` parses. Whether the numbers name a real moment, and what
+/// the mapper does when they do not, is Task 3 (Docs/02-DataSources.md).
 enum CatalogDate {
-  /// Parses a timestamp shaped `2025-04-30T09:41:02Z`, with or without 1 to 9
-  /// digits of fractional seconds, and with `Z` or an offset such as `+02:00`.
-  ///
-  /// - Throws: `RemoteDataSourceError.invalidData` for any other text, and for
-  ///   numbers that name no real moment, such as February 30 or hour 25.
-  static func parse(_ text: String) throws -> Date {
-    // TODO: Task 1. Read the numbers with `components(of:)`, then let the calendar
-    // decide: only `isValidDate` components make a `Date` (`components.date`).
-    // Anything else throws RemoteDataSourceError.invalidData.
-    throw NotDoneYet(
-      "Task 1", in: "Docs/02-DataSources.md",
-      "CatalogDate.parse(_:) should read \"2025-04-30T09:41:02.053Z\" and refuse \"2025-02-30T09:41:02Z\"")
-  }
-
   /// The numbers of `yyyy-MM-ddTHH:mm:ss[.fraction]Z` (or `…+HH:MM`, `…-HH:MM`),
   /// in the Gregorian calendar and the text's offset from UTC, or `nil` when the
   /// text has any other shape.

@@ -19,17 +19,16 @@ struct AppDependencies: Sendable {
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
   static func live(baseURL: URL = catalogURL, session: URLSession = .shared) -> AppDependencies {
-    // TODO: Task 7. Build URLSessionProductRemoteDataSource(baseURL:session:) and
-    // wrap it in DefaultProductRepository.
+    // TODO: Task 7. The real chain, over `session` and `baseURL`.
     AppDependencies(
       productRepository: UnwiredProductRepository(
-        hint: "AppDependencies.live(baseURL:session:) should build the real chain"))
+        hint: "AppDependencies.live(baseURL:session:) should reach the Catalog API through the given session"))
   }
 
   /// Canned products and no network, for SwiftUI previews.
-  // TODO: Task 7. Use PreviewProductRepository.
+  // TODO: Task 7. Canned products, no network.
   static let preview = AppDependencies(
-    productRepository: UnwiredProductRepository(hint: "AppDependencies.preview should use PreviewProductRepository"))
+    productRepository: UnwiredProductRepository(hint: "AppDependencies.preview should answer canned products"))
 
   /// The real Catalog API.
   static var catalogURL: URL {

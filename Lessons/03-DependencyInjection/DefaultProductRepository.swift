@@ -15,14 +15,11 @@ struct DefaultProductRepository: ProductRepository {
   }
 
   func products() async throws -> [Product] {
-    // TODO: Task 1. Ask `remote` for the first page of `pageSize` products.
     throw NotDoneYet(
-      "Task 1", in: "Docs/03-DependencyInjection.md",
-      "products() should return remote.products(limit: 30, skip: 0).products")
+      "Task 1", in: "Docs/03-DependencyInjection.md", "products() should answer the list screen's products")
   }
 
   func product(id: Int) async throws -> Product {
-    // TODO: Task 1. Ask `remote` for the product.
-    throw NotDoneYet("Task 1", in: "Docs/03-DependencyInjection.md", "product(id:) should return remote.product(id:)")
+    throw NotDoneYet("Task 1", in: "Docs/03-DependencyInjection.md", "product(id:) should answer one product")
   }
 }

@@ -33,23 +33,20 @@ final class ProductListViewModel {
   /// Loads the products. A call while a load is running returns at once and
   /// starts no second fetch. A cancelled load puts back the state it found.
   func load() async {
-    // TODO: Task 3. Go to .loading, ask the repository, and end in .loaded,
-    // .empty or .failed(Self.message(for: error)).
-    // TODO: Task 4. When the repository throws CancellationError, put back the
-    // state load() found, and show no message.
-    // TODO: Task 5. Return at once when a load is already running.
+    // TODO: Tasks 3 to 5 (Docs/03-DependencyInjection.md): every state, a cancelled
+    // load that changes nothing, and one load at a time.
     state = .failed(
       NotDoneYet(
         "Task 3", in: "Docs/03-DependencyInjection.md",
-        "load() should move through .loading to .loaded, .empty or .failed"
+        "load() should show what the repository answers, as a state"
       )
       .description)
   }
 
   /// Loads again after a failure; the Try Again button calls it.
   func retry() async {
-    // TODO: Task 6. Load again.
-    state = .failed(NotDoneYet("Task 6", in: "Docs/03-DependencyInjection.md", "retry() should load again").description)
+    state = .failed(
+      NotDoneYet("Task 6", in: "Docs/03-DependencyInjection.md", "retry() should recover from a failure").description)
   }
 
   /// The sentence a user reads for a failure.

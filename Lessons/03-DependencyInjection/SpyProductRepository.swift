@@ -22,11 +22,8 @@ actor SpyProductRepository: ProductRepository {
   }
 
   func products() async throws -> [Product] {
-    // TODO: Task 2. Count the call, then answer with the next answer of the
-    // script: return its products or throw its error. The last answer repeats.
     throw NotDoneYet(
-      "Task 2", in: "Docs/03-DependencyInjection.md",
-      "SpyProductRepository.products() should count the call and answer from its script")
+      "Task 2", in: "Docs/03-DependencyInjection.md", "the spy's products() should record the call and play its script")
   }
 
   /// The list screen never asks for one product, so every id is missing.

@@ -31,10 +31,8 @@ struct OfflineFirstProductRepository: Sendable {
   ///
   /// - Throws: `CatalogError`, or `CancellationError`.
   func refresh() async throws {
-    // TODO: Task 2. Fetch the first page and save it through the store.
-    throw NotDoneYet(
-      "Task 2", in: "Docs/07-OfflineFirstStreams.md",
-      "fetch the first page and store.savePage(_:fetchedAt:) it with the revision taken before the fetch")
+    // TODO: Task 2. The catalog's first page reaches observers through the store (Docs/07, Task 2).
+    throw NotDoneYet("Task 2", in: "Docs/07-OfflineFirstStreams.md", "write the first page through the store")
   }
 
   // MARK: Task 3: page through the store
@@ -45,10 +43,8 @@ struct OfflineFirstProductRepository: Sendable {
   /// - Throws: `CatalogError`, or `CancellationError`.
   @discardableResult
   func loadNextPage() async throws -> Bool {
-    // TODO: Task 3. Start at store.paging()'s nextSkip; stop at its total.
-    throw NotDoneYet(
-      "Task 3", in: "Docs/07-OfflineFirstStreams.md",
-      "fetch the page at store.paging().nextSkip and save it, or return false at the end")
+    // TODO: Task 3. The next page reaches the store, and the end of the catalog costs no request (Docs/07, Task 3).
+    throw NotDoneYet("Task 3", in: "Docs/07-OfflineFirstStreams.md", "write the next page through the store")
   }
 
   // MARK: Task 4: write locally with an outbox (finished: the store does the work)

@@ -83,18 +83,15 @@ actor OfflineProductStore {
 
   /// The product list now, and then after every committed change.
   func observe() throws -> AsyncStream<[Product]> {
-    // TODO: Task 2. Publish the stored list when `changes` has none yet, then subscribe.
-    throw NotDoneYet(
-      "Task 2", in: "Docs/07-OfflineFirstStreams.md",
-      "publish products() to changes if it has no value, then return changes.subscribe()")
+    // TODO: Task 2. The stored list at once, then every committed change (Docs/07, Task 2).
+    throw NotDoneYet("Task 2", in: "Docs/07-OfflineFirstStreams.md", "stream the stored list and every change")
   }
 
   /// Runs `body` in one transaction; once it commits, observers get the new list.
   ///
   /// When `body` throws, nothing it wrote stays and observers hear nothing.
   func commit<Result>(_ body: () throws -> Result) throws -> Result {
-    // TODO: Task 2. Once the transaction commits, publish the new list to `changes`,
-    // so that nothing throws after COMMIT.
+    // TODO: Task 2. Observers hear of every change that commits, and of none that rolls back (Docs/07, Task 2).
     try database.transaction(body)
   }
 
@@ -149,12 +146,6 @@ actor OfflineProductStore {
       ON CONFLICT(product_id) DO UPDATE SET revision = excluded.revision
       """)
     for id in ids { try statement.run([.integer(Int64(id)), .integer(Int64(revision))]) }
-  }
-
-  /// The next temporary id for a product added on the device: negative, and never handed out twice.
-  func nextTemporaryID() throws -> Int {
-    try database.execute("UPDATE store_counters SET value = value - 1 WHERE name = 'temporary_id'")
-    return try counter("temporary_id")
   }
 
   // MARK: Pages from the catalog (finished)
@@ -228,39 +219,8 @@ actor OfflineProductStore {
   /// - Returns: The product as stored (an added one with its temporary negative id), or `nil` for a delete.
   @discardableResult
   func record(_ change: ProductChange, editedAt: Date) throws -> Product? {
-    // TODO: Task 4. In one commit { }: change the products table, then queue the
-    // change in the outbox (Docs/07, Task 4, names the store's finished parts).
-    throw NotDoneYet(
-      "Task 4", in: "Docs/07-OfflineFirstStreams.md", "write the product change and its outbox row in one commit { }")
-  }
-
-  // MARK: Task 4's parts that are not the lesson (finished)
-
-  /// The version an edit starts from: the catalog's copy as the device holds it,
-  /// read before the edit changes it. `nil` for an add, and for an edit behind
-  /// another waiting edit of the same product: that one's answer gives it its
-  /// base (`complete(_:receipt:)`). The device's own `updatedAt` stamp never is one.
-  func baseVersion(for change: ProductChange) throws -> String? {
-    guard change.kind != .add, try pendingEntries().allSatisfy({ $0.productID != change.productID }) else {
-      return nil
-    }
-    return try storedProduct(id: change.productID)?.version
-  }
-
-  /// Inserts the outbox row of a change (a new key, its body from the product as
-  /// stored, none for a delete) and notes that the device's copy changed.
-  func enqueue(_ kind: OutboxEntry.Kind, productID: Int, stored: Product?, editedAt: Date, base: String?) throws {
-    try database.prepare(
-      """
-      INSERT INTO outbox (idempotency_key, kind, product_id, body, edited_at, base_version)
-      VALUES (?, ?, ?, ?, ?, ?)
-      """
-    ).run([
-      .text(makeKey()), .text(kind.rawValue), .integer(Int64(productID)),
-      try stored.map { .blob(try ProductWriteBody.data(for: $0)) } ?? .null,
-      .real(editedAt.timeIntervalSinceReferenceDate), base.map { .text($0) } ?? .null,
-    ])
-    try touch([productID])
+    // TODO: Task 4. The change and its outbox entry land together, or neither does (Docs/07, Task 4).
+    throw NotDoneYet("Task 4", in: "Docs/07-OfflineFirstStreams.md", "store the change and queue it in the outbox")
   }
 
   // MARK: The outbox, as the sync engine reads it (finished)

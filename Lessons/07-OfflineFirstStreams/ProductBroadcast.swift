@@ -39,8 +39,7 @@ final class ProductBroadcast<Value: Sendable & Equatable>: Sendable {
   ///
   /// After `finish()`, the stream is already finished.
   func subscribe() -> AsyncStream<Value> {
-    // TODO: Task 1. Make the stream with AsyncStream.makeStream(of:bufferingPolicy:), set
-    // onTermination to remove the subscriber, yield the current value, and keep the continuation.
+    // TODO: Task 1. Every change, to every subscriber, until it stops or the broadcast ends (Docs/07, Task 1).
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     continuation.finish()
     return stream
@@ -48,12 +47,11 @@ final class ProductBroadcast<Value: Sendable & Equatable>: Sendable {
 
   /// Sends `value` to every subscriber, unless it equals the current value.
   func publish(_ value: Value) {
-    // TODO: Task 1. Keep `value` as the current value and yield it to every subscriber,
-    // unless it equals the current value.
+    // TODO: Task 1. A new value reaches every subscriber once, in order (Docs/07, Task 1).
   }
 
   /// Finishes every subscriber's stream; later subscribers get a finished stream.
   func finish() {
-    // TODO: Task 1. Finish every subscriber's stream, outside the lock.
+    // TODO: Task 1. No stream outlives the broadcast (Docs/07, Task 1).
   }
 }

@@ -4,34 +4,16 @@ import LessonSupport
 
 /// Sends the outbox to the catalog, oldest change first, whenever the device is online.
 ///
-/// - Every attempt of an entry carries the entry's idempotency key, so a write
-///   whose answer was lost, and which is sent again, is applied once.
-/// - A transient failure is retried with stage 06's `RetryPolicy`; when the
-///   retries run out, the sync stops and the entry stays first in line.
-/// - Every update and delete carries the version it started from (`If-Match`);
-///   a 412 says the catalog's copy changed since, a conflict that
-///   `conflictPolicy` resolves and `conflicts` lists.
-/// - A 409 says the catalog is still answering a request with the same key (the
-///   IETF Idempotency-Key draft): the sync stops and the entry is sent again later.
-/// - A write the catalog refuses for good (another 4xx, or a 404 for a delete,
-///   which is done) is set aside with its error, and the entries behind it go on.
-/// - One sync at a time: a sync asked for while one runs joins it, and the
-///   running one looks for entries once more before it ends.
-/// - Everything it knows waits in the database, so a new engine after a restart
-///   picks up where the last one stopped.
+/// Stage 07, Tasks 5 to 7. What the engine promises is in Docs/07-OfflineFirstStreams.md;
+/// how it keeps those promises (its helpers, its state, what wakes it) is yours to design.
 actor ProductSyncEngine {
   private let store: OfflineProductStore
   private let remote: any ProductSyncRemoteDataSource
+  /// Stage 06's retries, on the injected clock and jitter, around `remote`.
   private let retrying: RetryingProductRemoteDataSource
   let conflictPolicy: ConflictPolicy
-  /// The status screens observe; the stream finishes when `run(connectivity:)` returns.
-  let status = ProductBroadcast<SyncStatus>(.idle)
   /// The conflicts met so far, oldest first.
   private(set) var conflicts: [ConflictResolution] = []
-  /// The sync that runs now, which every caller of `syncNow()` awaits.
-  private var running: Task<Void, any Error>?
-  /// Whether a caller asked for a sync while one ran.
-  private var askedAgain = false
 
   /// - Parameters:
   ///   - store: The outbox and the products.
@@ -51,178 +33,26 @@ actor ProductSyncEngine {
     self.conflictPolicy = conflictPolicy
   }
 
-  /// The sync status now, and then every change of it.
-  func statuses() -> AsyncStream<SyncStatus> { status.subscribe() }
-
-  // MARK: Task 5: replay the outbox in order
+  /// The sync status now, and then every change of it; the stream finishes when `run(connectivity:)` returns.
+  func statuses() -> AsyncStream<SyncStatus> {
+    // TODO: Task 7. Screens observe the sync status (Docs/07, Task 7). Until then: a finished stream.
+    AsyncStream { $0.finish() }
+  }
 
   /// Sends every pending entry, oldest first, until none is left.
   ///
-  /// - Throws: What stopped it, and the entry stays first in line: the
-  ///   `CatalogError` of a transient failure after its retries, or the store's
-  ///   own error (`SQLiteError`), which `reported(_:)` turns into a
-  ///   `CatalogError`. `CancellationError` when cancelled.
+  /// - Throws: What stopped it, with the entry still first in line; `CancellationError` when cancelled.
   func syncNow() async throws {
-    if let running {
-      askedAgain = true
-      return try await running.value
-    }
-    let sync = Task { try await self.drainAsAsked() }
-    running = sync
-    defer { running = nil }
-    try await withTaskCancellationHandler {
-      try await sync.value
-    } onCancel: {
-      sync.cancel()
-    }
+    // TODO: Tasks 5 and 6. Replay the outbox in order, and settle conflicts by conflictPolicy (Docs/07).
+    throw NotDoneYet("Task 5", in: "Docs/07-OfflineFirstStreams.md", "replay the outbox to the catalog, in order")
   }
 
-  /// Drains the outbox, and drains it again while callers asked for a sync during the last pass.
-  private func drainAsAsked() async throws {
-    repeat {
-      askedAgain = false
-      try await drain()
-    } while askedAgain
-  }
-
-  private func drain() async throws {
-    // TODO: Task 5. Send each pending entry in order, as Docs/07's Task 5 says.
-    throw NotDoneYet(
-      "Task 5", in: "Docs/07-OfflineFirstStreams.md", "send each pending entry in order with its idempotency key")
-  }
-
-  /// One entry, through stage 06's retries, with the same key on every attempt.
-  private func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
-    try await retrying.retrying(RetryRequest(method: entry.method, idempotencyKey: idempotencyKey)) {
-      try await self.remote.send(entry, idempotencyKey: idempotencyKey, baseVersion: baseVersion)
-    }
-  }
-
-  /// What happens to an entry the catalog refused: a conflict is resolved, a
-  /// delete of what is already gone is done, anything else is set aside.
-  private func settle(_ entry: OutboxEntry, refusedWith error: CatalogError) async throws {
-    // TODO: Task 5. Decide what a refusal means for its entry (Docs/07, Task 5).
-    throw NotDoneYet(
-      "Task 5", in: "Docs/07-OfflineFirstStreams.md",
-      "resolve a 412, complete a delete of what is gone, set aside the rest")
-  }
-
-  // MARK: Task 6: resolve conflicts
-
-  /// Reads the catalog's copy and lets `conflictPolicy` pick the copy that stands.
-  ///
-  /// The client's copy is sent again against the catalog's current version,
-  /// with a key of its own (the entry's key and that version), since the catalog
-  /// answered the entry's key already.
-  private func resolveConflict(_ entry: OutboxEntry) async throws {
-    // TODO: Task 6. Settle a 412 as conflictPolicy says, and list it (Docs/07, Task 6).
-    throw NotDoneYet(
-      "Task 6", in: "Docs/07-OfflineFirstStreams.md", "resolve the conflict as conflictPolicy says and list it")
-  }
-
-  // MARK: Following connectivity and the store (finished)
-
-  /// Follows connectivity and the outbox: offline, it says so; online, it syncs
-  /// now, after every write the store commits, and after a failure when the
-  /// retry timer says (the server's `Retry-After`, else the policy's backoff).
-  /// Going offline stops a running sync. Returns when `connectivity` finishes
-  /// and the running sync has ended, and then finishes the status stream.
+  /// Follows connectivity and the outbox, syncing when a sync is due and publishing each status,
+  /// until `connectivity` finishes; then finishes the status stream.
   ///
   /// - Parameter connectivity: `true` when the device is online; from a connectivity service.
   func run(connectivity: AsyncStream<Bool>) async throws {
-    defer { status.finish() }
-    try await follow(connectivity)
-  }
-
-  /// What wakes the engine up.
-  private enum Wakeup: Sendable {
-    case connectivity(Bool)
-    case connectivityEnded
-    case storeChanged
-    case retryDue
-    case syncEnded(Result<Void, any Error>)
-  }
-
-  /// What the engine knows while it follows.
-  private struct Following {
-    var online = false
-    var sync: Task<Void, Never>?
-    var retry: Task<Void, Never>?
-    /// The store changed while a sync ran: look again when it ends well.
-    var changedDuringSync = false
-    var failures = 0
-    var ending = false
-  }
-
-  private func follow(_ connectivity: AsyncStream<Bool>) async throws {
-    let (wakeups, wake) = AsyncStream.makeStream(of: Wakeup.self)
-    let changes = try await store.observe()
-    let feeders = [
-      Task {
-        for await online in connectivity { wake.yield(.connectivity(online)) }
-        wake.yield(.connectivityEnded)
-      },
-      Task { for await _ in changes { wake.yield(.storeChanged) } },
-    ]
-    var state = Following()
-    defer {
-      for feeder in feeders { feeder.cancel() }
-      state.retry?.cancel()
-      state.sync?.cancel()
-      wake.finish()
-    }
-    for await wakeup in wakeups {
-      guard try await react(to: wakeup, &state, wake) else { return }
-    }
-  }
-
-  // MARK: Task 7: publish the sync status
-
-  /// What the engine does when `wakeup` comes, and what it publishes.
-  ///
-  /// - Returns: `false` when following ends: connectivity finished and no sync runs.
-  private func react(
-    to wakeup: Wakeup, _ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation
-  ) async throws -> Bool {
-    // TODO: Task 7. Decide what each wakeup does and publishes (Docs/07, Task 7).
-    throw NotDoneYet("Task 7", in: "Docs/07-OfflineFirstStreams.md", "follow connectivity and publish each SyncStatus")
-  }
-
-  private func startSync(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws {
-    state.changedDuringSync = false
-    status.publish(.syncing(pending: try await store.pendingCount()))
-    state.sync = Task {
-      do {
-        try await self.syncNow()
-        wake.yield(.syncEnded(.success(())))
-      } catch {
-        wake.yield(.syncEnded(.failure(error)))
-      }
-    }
-  }
-
-  /// Wakes the engine when the next try is due: after the server's `Retry-After`,
-  /// or the policy's backoff for this many failures in a row.
-  private func retryTimer(after error: CatalogError, failures: Int, _ wake: AsyncStream<Wakeup>.Continuation)
-    -> Task<Void, Never>
-  {
-    let delay = error.retryAfter ?? retrying.policy.delay(after: error, attempt: failures, random: retrying.random())
-    let clock = retrying.clock
-    return Task {
-      guard (try? await clock.sleep(for: delay)) != nil else { return }
-      wake.yield(.retryDue)
-    }
-  }
-
-  /// What a stopped sync reports in `.failed(lastError:)`: the catalog's
-  /// `CatalogError` as it is, a store failure mapped as stage 06 maps it (a full
-  /// disk is `.storage(.full)`). Cancellation, and anything else, is thrown on.
-  private func reported(_ error: any Error) throws -> CatalogError {
-    switch error {
-    case let error as CatalogError: error
-    case let error as SQLiteError: CatalogErrorMapper.map(error)
-    case let error as LocalDataSourceError: CatalogErrorMapper.map(error)
-    default: throw error
-    }
+    // TODO: Task 7. Decide what triggers a sync, and say what the engine is doing (Docs/07, Task 7).
+    throw NotDoneYet("Task 7", in: "Docs/07-OfflineFirstStreams.md", "sync when a sync is due and publish the status")
   }
 }

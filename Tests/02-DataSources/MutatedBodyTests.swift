@@ -10,9 +10,9 @@ import Testing
   @testable import Lesson02
 #endif
 
-/// Untrusted bytes: real page bodies, mutated by a seeded generator, through the
-/// decode-and-map path the remote source uses. Nothing may crash, and whatever
-/// is accepted must keep the domain's rules.
+/// Untrusted bytes: real page bodies, mutated by a seeded generator, sent by the
+/// fake API to the remote source. Nothing may crash, and whatever the source
+/// returns must keep the domain's rules (Task 4).
 @Suite(.timeLimit(.minutes(1)))
 struct MutatedBodyTests {
   /// A real page: the first three records, as the list endpoint sends them.
@@ -24,30 +24,33 @@ struct MutatedBodyTests {
   /// Where `mutate` finds the values to replace, computed once.
   static let spans = valueSpans(in: realPage)
 
-  /// The decode-and-map path: `JSONDecoder.catalog()`, then `ProductPageDTO.toDomain()`.
-  static func page(from bytes: [UInt8]) throws -> ProductPage {
-    try JSONDecoder.catalog().decode(ProductPageDTO.self, from: Data(bytes)).toDomain()
-  }
-
-  @Test func mutatedBodiesNeverBreakTheDomainsRules() async throws {
-    _ = try await guide.attempt(2, "the unmutated page of 3 real records should decode and map") {
-      try Self.page(from: Self.realPage)
+  /// 800 mutations in four runs of 200, one seed each, so they run in parallel.
+  @Test(arguments: 0..<4)
+  func mutatedBodiesNeverBreakTheDomainsRules(run: UInt64) async throws {
+    let (task, prefix) = await owner(of: 4)
+    let api = FakeCatalogAPI()
+    let source = source(for: api)
+    api.inject(.body(String(decoding: Self.realPage, as: UTF8.self)), on: .list, times: 1)
+    _ = try await guide.attempt(task, "\(prefix)the unmutated page of 3 real records should come through") {
+      try await source.products(limit: 30, skip: 0)
     }
-    var generator = SplitMix64(seed: 0x5EED_0002)
+    var generator = SplitMix64(seed: 0x5EED_0002 + run)
     var accepted = 0
     var broken: [String] = []
-    for round in 0..<1_000 {
+    for round in 0..<200 {
       let body = mutate(Self.realPage, spans: Self.spans, using: &generator)
-      guard let page = try? Self.page(from: body) else { continue }  // Refused: what a mutated body should be.
+      api.inject(.body(String(decoding: body, as: UTF8.self)), on: .list, times: 1)
+      // Refused: what a mutated body should be, as long as it is one of the data layer's errors.
+      guard let page = try? await source.products(limit: 30, skip: 0) else { continue }
       accepted += 1
       let problems = ruleViolations(page)
-      if !problems.isEmpty { broken.append("mutation \(round): \(problems.joined(separator: ", "))") }
+      if !problems.isEmpty { broken.append("mutation \(run)-\(round): \(problems.joined(separator: ", "))") }
     }
     #expect(
       broken.count == 0,
       guide.task(
-        2,
-        "\(broken.count) of \(accepted) accepted mutated pages break the domain's rules; the mapper must refuse them. First: \(broken.prefix(3).joined(separator: " | "))"
+        task,
+        "\(prefix)\(broken.count) of \(accepted) accepted mutated pages break the domain's rules; the mapper must refuse them. First: \(broken.prefix(3).joined(separator: " | "))"
       )
     )
   }

@@ -77,22 +77,34 @@ struct AppDependenciesTests {
     )
   }
 
+  /// What the preview answers is the composition root's choice (a canned list, no network);
+  /// the test asks only that it answers at once, the same each time, and that the screen shows it.
   @Test func previewWiringShowsCannedProductsWithoutANetwork() async {
+    let repository = AppDependencies.preview.productRepository
     guard
-      let products = await guide.value(
-        of: 7, "the preview wiring should answer PreviewProductRepository.products",
-        { try await AppDependencies.preview.productRepository.products() })
+      let first = await guide.value(
+        of: 7, "the preview wiring should answer canned products", { try await repository.products() }),
+      let second = await guide.value(
+        of: 7, "the preview wiring should answer canned products every time", { try await repository.products() })
     else { return }
     #expect(
-      products == PreviewProductRepository.products,
+      !first.isEmpty && first == second,
       guide.task(
         7,
-        "the preview wiring should answer PreviewProductRepository.products, products \(PreviewProductRepository.products.map(\.id)); got products \(products.map(\.id))"
+        "the preview wiring should answer the same canned products every time, at least one; got products \(first.map(\.id)), then \(second.map(\.id))"
       )
     )
+    guard let one = first.first else { return }  // Reported above, as Task 7's.
+    do {
+      let found = await Result { try await repository.product(id: one.id) }
+      #expect(
+        (try? found.get()) == one,
+        guide.task(
+          7, "the preview's product(id: \(one.id)) should be the product its list shows, got \(found.described)"))
+    }
     let viewModel = AppDependencies.preview.makeProductListViewModel()
     await viewModel.load()
-    let wanted = ProductListViewModel.State.loaded(PreviewProductRepository.products)
+    let wanted = ProductListViewModel.State.loaded(first)
     #expect(
       viewModel.state == wanted,
       guide.task(3, "the preview view model should show the canned products: \(expected(wanted, got: viewModel.state))")

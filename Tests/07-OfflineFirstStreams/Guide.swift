@@ -129,6 +129,17 @@ final class StreamReader<Value: Sendable>: Sendable {
     return ended
   }
 
+  /// The values read once `count` came, and a few hundred turns later, so a
+  /// value too many shows as well: a bounded wait, never a duration.
+  func settled(count: Int) async -> [Value] {
+    _ = await waitFor(count: count)
+    for _ in 0..<500 {
+      if ended || Task.isCancelled { break }
+      await Task.yield()
+    }
+    return values
+  }
+
   /// Stops reading.
   func cancel() { reader.cancel() }
 }
@@ -256,6 +267,37 @@ final class TemporaryDatabase: Sendable {
   }
 
   deinit { SQLiteConnection.removeDatabase(atPath: path) }
+
+  /// Makes every write to the products and the outbox fail, as a full disk would,
+  /// or lets them write again. A second connection installs the fault, so the test
+  /// reaches nothing inside the store: the store sees a database that refuses writes.
+  func refuseWrites(_ refuse: Bool) throws {
+    let connection = try SQLiteConnection(path: path)
+    for table in ["products", "outbox"] {
+      for event in ["INSERT", "UPDATE", "DELETE"] {
+        let name = "refuse_\(event.lowercased())_\(table)"
+        try connection.execute(
+          refuse
+            ? "CREATE TRIGGER IF NOT EXISTS \(name) BEFORE \(event) ON \(table) BEGIN SELECT RAISE(ABORT, 'disk full'); END;"
+            : "DROP TRIGGER IF EXISTS \(name)")
+      }
+    }
+  }
+
+  /// Makes the COMMIT of any transaction that writes product `id` fail, on a
+  /// deferred foreign key the store's own connection checks: SQLite then rolls
+  /// the whole transaction back.
+  func failCommitsWriting(productID id: Int) throws {
+    try SQLiteConnection(path: path).execute(
+      """
+      CREATE TABLE fault_parent (id INTEGER PRIMARY KEY);
+      CREATE TABLE fault_child (parent INTEGER REFERENCES fault_parent (id) DEFERRABLE INITIALLY DEFERRED);
+      CREATE TRIGGER fault_on_update AFTER UPDATE ON products WHEN NEW.id = \(id)
+        BEGIN INSERT INTO fault_child VALUES (42); END;
+      CREATE TRIGGER fault_on_insert AFTER INSERT ON products WHEN NEW.id = \(id)
+        BEGIN INSERT INTO fault_child VALUES (42); END;
+      """)
+  }
 }
 
 /// Makes idempotency keys as the app does, and remembers them in order.

@@ -18,12 +18,13 @@ struct ObserveTests {
     guard await requireObserveStartsWithTheStoredList(harness, for: 2),
       let stream = await attempt(2, "a stream of the stored list", { try await harness.repository.observe() })
     else { return }
-    var values = stream.makeAsyncIterator()
-    let cached = await values.next()
+    let reader = StreamReader(stream)
+    defer { reader.cancel() }
+    _ = await reader.waitFor(count: 1)
+    let cached = reader.values.first
     #expect(cached == [], guide.task(2, "expected the empty store's list first, [], got \(titles(cached))"))
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }
-    await harness.store.changes.finish()  // What was published stays readable; a missing value reads as the end.
-    let refreshed = await values.next()
+    let refreshed = await reader.waitFor(count: 2) ? reader.values[1] : nil
     let expected = realProducts.prefix(30).sorted { ($0.updatedAt, $1.id) > ($1.updatedAt, $0.id) }
     #expect(
       refreshed?.count == 30 && Set(refreshed ?? []) == Set(expected),
@@ -36,8 +37,9 @@ struct ObserveTests {
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil,
       let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
     else { return }
-    var values = stream.makeAsyncIterator()
-    let first = await values.next()
+    let reader = StreamReader(stream)
+    defer { reader.cancel() }
+    let first = await reader.waitFor(count: 1) ? reader.values.first : nil
     #expect(
       first?.count == 30,
       guide.task(
@@ -68,12 +70,11 @@ struct ObserveTests {
     guard await requireObserveStartsWithTheStoredList(harness, for: 2),
       let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
     else { return }
-    var values = stream.makeAsyncIterator()
-    _ = await values.next()
+    let reader = StreamReader(stream)
+    defer { reader.cancel() }
+    _ = await reader.waitFor(count: 1)
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil else { return }
-    await harness.store.changes.finish()
-    var seen: [Int] = []
-    while let value = await values.next() { seen.append(value.count) }
+    let seen = await reader.settled(count: 2).dropFirst().map(\.count)
     #expect(
       seen == [30],
       guide.task(
@@ -82,40 +83,28 @@ struct ObserveTests {
       ))
   }
 
-  /// A list that rolls back must never reach an observer: `commit(_:)` publishes after the COMMIT succeeds.
+  /// A list that rolls back must never reach an observer: a change is published after its COMMIT succeeds.
   @Test func aCommitThatFailsPublishesNothing() async throws {
     guard await requireTask1(for: 2) else { return }
-    let harness = try Harness()
+    let file = TemporaryDatabase()
+    let harness = try Harness(path: file.path)
     guard await attempt(2, "a refresh", { try await harness.repository.refresh() }) != nil,
       let stream = await attempt(2, "a stream", { try await harness.repository.observe() })
     else { return }
-    var values = stream.makeAsyncIterator()
-    _ = await values.next()
-    let outcome = await Result { try await harness.store.renameProduct1FailingAtCommit() }
-    await harness.store.changes.finish()
-    var seen: [String] = []
-    while let value = await values.next() { seen.append(value.first { $0.id == 1 }?.title ?? "no product 1") }
+    let reader = StreamReader(stream)
+    defer { reader.cancel() }
+    _ = await reader.waitFor(count: 1)
+    // The catalog renames product 1; storing the next page then fails at COMMIT, and SQLite rolls it back.
+    try await harness.api.theirEdit(id: 1, #"{"title": "Rolled back"}"#)
+    try file.failCommitsWriting(productID: 1)
+    let outcome = await Result { try await harness.repository.refresh() }
+    let seen = await reader.settled(count: 1).dropFirst().map { $0.first { $0.id == 1 }?.title ?? "no product 1" }
     let stored = try await harness.store.product(id: 1)?.title
     #expect(
       outcome.failure != nil && seen.isEmpty && stored != "Rolled back",
       guide.task(
         2,
-        "expected a transaction whose COMMIT fails to publish nothing (publish after database.transaction returns, never inside it), got product 1 titled \(seen) for observers and \(stored ?? "none") stored",
+        "expected a transaction whose COMMIT fails to throw and publish nothing (publish once the transaction has committed, never inside it), got \(outcome), product 1 titled \(seen) for observers and \(stored ?? "none") stored",
         blaming: outcome))
-  }
-}
-
-extension OfflineProductStore {
-  /// Renames product 1 in `commit(_:)`; the COMMIT then fails on a deferred foreign key, and SQLite rolls back.
-  fileprivate func renameProduct1FailingAtCommit() throws {
-    try database.execute("PRAGMA foreign_keys = ON")
-    defer { try? database.execute("PRAGMA foreign_keys = OFF") }
-    try database.execute("CREATE TEMP TABLE parent (id INTEGER PRIMARY KEY)")
-    try database.execute(
-      "CREATE TEMP TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
-    try commit {
-      try database.execute("UPDATE products SET title = 'Rolled back' WHERE id = 1")
-      try database.execute("INSERT INTO child VALUES (42)")
-    }
   }
 }

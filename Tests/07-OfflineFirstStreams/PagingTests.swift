@@ -18,14 +18,14 @@ struct PagingTests {
     guard await requireObserveStartsWithTheStoredList(harness, for: 3),
       let stream = await attempt(2, "a stream", for: 3, { try await harness.repository.observe() })
     else { return }
-    var values = stream.makeAsyncIterator()
-    _ = await values.next()
+    let reader = StreamReader(stream)
+    defer { reader.cancel() }
+    _ = await reader.waitFor(count: 1)
     guard await attempt(3, "a first page", { try await harness.repository.loadNextPage() }) != nil,
       await attempt(3, "a second page", { try await harness.repository.loadNextPage() }) != nil
     else { return }
-    await harness.store.changes.finish()  // What was published stays readable; a missing value reads as the end.
-    let one = await values.next()
-    let two = await values.next()
+    let seen = await reader.waitFor(count: 3) ? Array(reader.values.dropFirst()) : []
+    let (one, two) = (seen.first, seen.dropFirst().first)
     let skips = harness.api.requests.map { $0.query("skip") ?? "none" }
     #expect(
       one?.count == 30 && two?.count == 60 && skips == ["0", "30"],

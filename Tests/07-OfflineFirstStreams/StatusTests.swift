@@ -106,7 +106,8 @@ struct StatusTests {
 
   @Test func aStoreThatFailsMidSyncSaysSoAndTheNextSyncFinishes() async throws {
     guard await requireTask1(for: 7) else { return }
-    let harness = try Harness()
+    let file = TemporaryDatabase()
+    let harness = try Harness(path: file.path)
     guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
       return
     }
@@ -114,9 +115,9 @@ struct StatusTests {
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
     // The catalog takes the write; then the store cannot record that it did, as on a full disk.
-    try await harness.store.refuseWrites(true)
+    try file.refuseWrites(true)
     connectivity.yield(true)
-    let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.unavailable))]
+    let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.refused))]
     guard
       await waitForStatuses(
         stopped.count, from: statuses, ending: connectivity, of: running,
@@ -124,7 +125,7 @@ struct StatusTests {
           "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
-    try await harness.store.refuseWrites(false)
+    try file.refuseWrites(false)
     connectivity.yield(true)
     connectivity.finish()
     let outcome = await result(of: running)
@@ -289,13 +290,6 @@ struct SyncTriggerTests {
         7,
         "expected going offline to stop the running sync at once (\(describe(expected))) with the write still waiting, got \(describe(statuses.values)) and outbox \(left.map(\.state))",
         blaming: outcome))
-  }
-}
-
-extension OfflineProductStore {
-  /// Makes the database refuse every write, as a full disk would, or lets it write again.
-  func refuseWrites(_ refuse: Bool) throws {
-    try database.execute("PRAGMA query_only = \(refuse ? "ON" : "OFF")")
   }
 }
 
