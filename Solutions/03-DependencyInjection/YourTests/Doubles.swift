@@ -13,23 +13,6 @@ struct StubRepository: ProductRepository {
   }
 }
 
-/// Spy: answers from a script (the last answer repeats) and counts the calls.
-actor SpyRepository: ProductRepository {
-  private(set) var calls = 0
-  private var answers: [Result<[Product], any Error>]
-
-  init(_ answers: [Result<[Product], any Error>]) { self.answers = answers }
-
-  func products() async throws -> [Product] {
-    calls += 1
-    return try (answers.count > 1 ? answers.removeFirst() : answers[0]).get()
-  }
-
-  func product(id: Int) async throws -> Product {
-    throw RemoteDataSourceError.http(status: 404, message: nil)
-  }
-}
-
 /// A product with only what these tests look at chosen.
 func product(_ id: Int) -> Product {
   Product(

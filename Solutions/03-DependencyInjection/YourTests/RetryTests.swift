@@ -5,7 +5,7 @@ import Testing
 @MainActor
 struct RetryTests {
   @Test func aRetryAfterAFailureShowsTheNewAnswer() async {
-    let spy = SpyRepository([.failure(RemoteDataSourceError.offline), .success([product(7)])])
+    let spy = SpyProductRepository(answers: [.failure(RemoteDataSourceError.offline), .success([product(7)])])
     let viewModel = ProductListViewModel(repository: spy)
     await viewModel.load()
     await viewModel.retry()
@@ -13,10 +13,10 @@ struct RetryTests {
   }
 
   @Test func aRetryAsksTheRepositoryOnce() async {
-    let spy = SpyRepository([.failure(RemoteDataSourceError.offline), .success([product(7)])])
+    let spy = SpyProductRepository(answers: [.failure(RemoteDataSourceError.offline), .success([product(7)])])
     let viewModel = ProductListViewModel(repository: spy)
     await viewModel.load()
     await viewModel.retry()
-    #expect(await spy.calls == 2)
+    #expect(await spy.productsCallCount == 2)
   }
 }
