@@ -30,7 +30,7 @@ struct Stage {
 /// Adding a stage is one entry here plus its four folders and the link.
 let stages: [Stage] = [
   Stage(number: "01", name: "ViewCallsURLSession"),
-  Stage(number: "02", name: "DataSources"),
+  Stage(number: "02", name: "DataSources", writesTests: true),
   Stage(number: "03", name: "DependencyInjection", writesTests: true),
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"]),
