@@ -13,12 +13,12 @@ enum CacheDiagnostic: Sendable {
 /// and the callers sharing a network request. The app may log or count it; tests
 /// wait on it instead of sleeping. The repository's default hears nothing.
 enum CacheActivity: Sendable, Equatable {
-  /// A background refresh of `resource` started, and is in `revalidations`.
+  /// A background refresh of `resource` started.
   case revalidationStarted(CachingProductRepository.Resource)
-  /// The refresh of `resource` left `revalidations`: it refreshed, failed or was cancelled.
+  /// The refresh of `resource` ended: it refreshed, failed or was cancelled.
   case revalidationEnded(CachingProductRepository.Resource)
-  /// This many callers now wait for a shared request of the list, in `listFlights`.
+  /// This many callers now wait for a shared request of the list.
   case listCallersWaiting(Int)
-  /// This many callers now wait for shared requests of products, in `productFlights`.
+  /// This many callers now wait for shared requests of products, over every id.
   case productCallersWaiting(Int)
 }

@@ -7,24 +7,22 @@ import LessonSupport
 /// - Memory answers repeat reads without touching the disk store.
 /// - A network answer is written through to memory and disk; a failed disk write
 ///   is reported through `diagnostics`, never thrown.
-/// - Concurrent identical network requests share one call (`RequestCoalescer`).
+/// - Concurrent identical network requests share one call.
 /// - Background refreshes belong to the repository: `cancelRevalidations()`
 ///   stops them, and so does letting the repository go, since none holds it.
 /// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
+///
+/// How the tiers, the keys and the shared requests are arranged inside is
+/// yours to design: Docs/05-CachingRepository.md, "Your decisions".
 actor CachingProductRepository: ProductRepository {
   /// How many products the list screen shows.
   static let pageSize = 30
 
-  /// What a network request is for; identical ones share one call.
+  /// What a background refresh is of, as `CacheActivity` reports it. Key your
+  /// own maps by it, or by anything else you choose.
   enum Resource: Hashable, Sendable {
     case list
     case product(id: Int)
-  }
-
-  /// A network request: the resource, and whether its answer is written to the cache.
-  struct Fetch: Hashable, Sendable {
-    var resource: Resource
-    var storing: Bool
   }
 
   private let remote: any ProductRemoteDataSource
@@ -33,28 +31,7 @@ actor CachingProductRepository: ProductRepository {
   private let now: @Sendable () -> Date
   private let diagnostics: @Sendable (CacheDiagnostic) -> Void
   private let activity: @Sendable (CacheActivity) -> Void
-
-  // The memory tier.
-  private var memoryList: CacheEntry<[Product]>?
-  // At most `memoryCapacity` products; the least recently used goes first.
-  private var memoryProducts: ProductMemory
-
-  /// The network requests in flight; how many callers wait in them goes to `activity`.
-  private let listFlights: RequestCoalescer<Fetch, CacheEntry<[Product]>>
-  private let productFlights: RequestCoalescer<Fetch, CacheEntry<Product>>
-
-  /// The background refreshes running now, one per resource at most; each
-  /// start and end goes to `activity`.
-  private var revalidations: [Resource: Task<Void, Never>] = [:] {
-    didSet {
-      for (resource, refresh) in oldValue where revalidations[resource] != refresh {
-        activity(.revalidationEnded(resource))
-      }
-      for (resource, refresh) in revalidations where oldValue[resource] != refresh {
-        activity(.revalidationStarted(resource))
-      }
-    }
-  }
+  private let memoryCapacity: Int
 
   /// - Parameters:
   ///   - remote: The network.
@@ -75,234 +52,34 @@ actor CachingProductRepository: ProductRepository {
     activity: @escaping @Sendable (CacheActivity) -> Void = { _ in },
     memoryCapacity: Int = 1_000
   ) {
+    precondition(memoryCapacity >= 0, "a memory tier can't hold \(memoryCapacity) products")
     self.remote = remote
     self.store = store
     self.lifetimes = lifetimes
     self.now = now
     self.diagnostics = diagnostics
     self.activity = activity
-    self.memoryProducts = ProductMemory(capacity: memoryCapacity)
-    self.listFlights = RequestCoalescer { activity(.listCallersWaiting($0)) }
-    self.productFlights = RequestCoalescer { activity(.productCallersWaiting($0)) }
-  }
-
-  /// Nobody can read what a refresh still running would bring: stop it. None
-  /// holds the repository, so this runs while they wait for the network.
-  deinit {
-    for refresh in revalidations.values { refresh.cancel() }
+    self.memoryCapacity = memoryCapacity
   }
 
   func products(policy: CachePolicy) async throws -> RepositoryAnswer<[Product]> {
-    try await answer(
-      .list, policy: policy, maxAge: lifetimes.list,
-      cached: { try await self.cachedList() },
-      fetch: fetchList())
+    // TODO: Tasks 3 to 7. Answer the list from memory, disk or the network, as
+    // `policy` and `lifetimes.list` decide (Docs/05-CachingRepository.md, Tasks).
+    throw NotDoneYet(
+      "Task 3", in: "Docs/05-CachingRepository.md", "products(policy: .\(policy)) should answer from the cache tiers")
   }
 
   func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
-    try await answer(
-      .product(id: id), policy: policy, maxAge: lifetimes.product,
-      cached: { try await self.cachedProduct(id: id) },
-      fetch: fetchProduct(id: id))
+    // TODO: Tasks 3 to 7. The same for one product, which a cached list may already hold.
+    throw NotDoneYet(
+      "Task 3", in: "Docs/05-CachingRepository.md",
+      "product(id: \(id), policy: .\(policy)) should answer from the cache tiers")
   }
 
   /// Cancels every background refresh running now, as when the screen or the
   /// session that wanted them ends. Each ends without writing and without a
   /// `.revalidationFailed`; a later stale read starts a new one.
   func cancelRevalidations() {
-    for refresh in revalidations.values { refresh.cancel() }
-  }
-
-  // MARK: Task 3: read through memory, then disk
-
-  /// The cached list and the tier it came from: memory when it holds one,
-  /// otherwise the disk store, whose entry is then kept in memory.
-  ///
-  /// A failed disk read counts as a miss and is reported as `.readFailed`.
-  func cachedList() async throws -> (entry: CacheEntry<[Product]>, origin: Origin)? {
-    // TODO: Task 3. memoryList first (origin .memory); otherwise store.cachedList()
-    // (origin .disk), kept in memory with keepInMemory(list:). A read that throws
-    // is a miss: report .readFailed through diagnostics and return nil.
-    throw NotDoneYet("Task 3", in: "Docs/05-CachingRepository.md", "cachedList() should read memory, then disk")
-  }
-
-  /// The cached product and its tier, found alone or in a cached list.
-  func cachedProduct(id: Int) async throws -> (entry: CacheEntry<Product>, origin: Origin)? {
-    // TODO: Task 3. The same for memoryProducts[id] and store.cachedProduct(id:).
-    throw NotDoneYet("Task 3", in: "Docs/05-CachingRepository.md", "cachedProduct(id:) should read memory, then disk")
-  }
-
-  /// Keeps a list, and each of its products, in memory unless memory holds something newer.
-  private func keepInMemory(list entry: CacheEntry<[Product]>) {
-    guard memoryList.map({ $0.fetchedAt <= entry.fetchedAt }) ?? true else { return }
-    memoryList = entry
-    for product in entry.value {
-      keepInMemory(product: CacheEntry(value: product, fetchedAt: entry.fetchedAt))
-    }
-  }
-
-  private func keepInMemory(product entry: CacheEntry<Product>) {
-    guard memoryProducts[entry.value.id].map({ $0.fetchedAt <= entry.fetchedAt }) ?? true else { return }
-    memoryProducts[entry.value.id] = entry
-  }
-
-  // MARK: Task 4: write through, and never hide a network answer
-
-  /// Keeps a network answer in memory and writes it to the disk store; a failed
-  /// write is reported as `.writeFailed`, never thrown.
-  func remember(list entry: CacheEntry<[Product]>) async throws {
-    // TODO: Task 4. keepInMemory(list:), then store.saveList(_:fetchedAt:); a save
-    // that throws is reported as .writeFailed, and this function returns normally.
-    throw NotDoneYet("Task 4", in: "Docs/05-CachingRepository.md", "remember(list:) should write memory and disk")
-  }
-
-  func remember(product entry: CacheEntry<Product>) async throws {
-    // TODO: Task 4. The same for one product.
-    throw NotDoneYet("Task 4", in: "Docs/05-CachingRepository.md", "remember(product:) should write memory and disk")
-  }
-
-  // MARK: Task 5: decide by policy
-
-  /// The one place the policies are decided, for every kind of data.
-  ///
-  /// - Parameters:
-  ///   - cached: Reads the cache: the entry and its tier, or `nil`.
-  ///   - fetch: Asks the network; `true` writes the answer through to the cache.
-  private func answer<Value: Sendable>(
-    _ resource: Resource,
-    policy: CachePolicy,
-    maxAge: MaxAge,
-    cached: () async throws -> (entry: CacheEntry<Value>, origin: Origin)?,
-    fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
-  ) async throws -> RepositoryAnswer<Value> {
-    // TODO: Task 5. Switch over `policy`, as the table in the doc says. Read the
-    // cache with servable(cached, maxAge:), ask the network with fetch(true)
-    // (fetch(false) for network-only), and turn its entry into an answer with
-    // Self.fromNetwork(_:). Never fall back to the cache on CancellationError.
-    // For stale-while-revalidate, call revalidate(_:fetch:) for a stale value.
-    throw NotDoneYet(
-      "Task 5", in: "Docs/05-CachingRepository.md", "answer(_:policy:maxAge:cached:fetch:) should apply \(policy)")
-  }
-
-  /// The cached value as an answer, unless it is missing or past its hard age.
-  private func servable<Value: Sendable>(
-    _ cached: () async throws -> (entry: CacheEntry<Value>, origin: Origin)?,
-    maxAge: MaxAge
-  ) async throws -> RepositoryAnswer<Value>? {
-    guard let (entry, origin) = try await cached() else { return nil }
-    switch try maxAge.freshness(fetchedAt: entry.fetchedAt, now: now()) {
-    case .fresh: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: false)
-    case .stale: return RepositoryAnswer(value: entry.value, origin: origin, fetchedAt: entry.fetchedAt, isStale: true)
-    case .expired: return nil
-    }
-  }
-
-  private static func fromNetwork<Value>(_ entry: CacheEntry<Value>) -> RepositoryAnswer<Value> {
-    RepositoryAnswer(value: entry.value, origin: .network, fetchedAt: entry.fetchedAt, isStale: false)
-  }
-
-  // MARK: Task 6: revalidate in the background
-
-  /// Starts one background refresh of `resource`, unless one is already running.
-  ///
-  /// The refresh holds the repository weakly, as `fetch` does, so `deinit` can
-  /// cancel it; a cancelled refresh did not fail, and is not reported.
-  private func revalidate<Value: Sendable>(
-    _ resource: Resource,
-    fetch: @escaping @Sendable (_ storing: Bool) async throws -> CacheEntry<Value>
-  ) throws {
-    // TODO: Task 6. Unless revalidations[resource] is running, store a Task there
-    // that calls fetch(true), reports a failure (never a cancellation) as
-    // .revalidationFailed, and ends with revalidationEnded(resource). It must not
-    // keep the repository alive, so that deinit can cancel it.
-    throw NotDoneYet(
-      "Task 6", in: "Docs/05-CachingRepository.md", "revalidate(_:fetch:) should start one background refresh")
-  }
-
-  /// Forgets the refresh of `resource`, which has ended, so a later stale read may start another.
-  private func revalidationEnded(_ resource: Resource) {
-    revalidations[resource] = nil
-  }
-
-  // MARK: Task 7: share one request
-
-  /// The list's network request, shared through `listFlights` with identical ones.
-  ///
-  /// The closure holds the flights and the download, never `self`: a
-  /// background refresh runs it without keeping the repository alive.
-  private nonisolated func fetchList() -> @Sendable (_ storing: Bool) async throws -> CacheEntry<[Product]> {
-    // TODO: Task 7. Once RequestCoalescer works, share the download through
-    // listFlights, keyed by Fetch(resource: .list, storing: storing). Capture the
-    // flights, never self: a background refresh must not keep the repository alive.
-    downloadList()
-  }
-
-  private nonisolated func fetchProduct(id: Int) -> @Sendable (_ storing: Bool) async throws -> CacheEntry<Product> {
-    // TODO: Task 7. The same, through productFlights, keyed by .product(id: id).
-    downloadProduct(id: id)
-  }
-
-  // MARK: The network, finished
-
-  /// Asks the network for the first page, stamps it with `now`, and remembers it when `storing`.
-  ///
-  /// The closure holds the repository weakly: a refresh waiting for the network
-  /// does not keep it alive, and an answer that comes after it went away is
-  /// written nowhere.
-  private nonisolated func downloadList() -> @Sendable (_ storing: Bool) async throws -> CacheEntry<[Product]> {
-    { [weak self, remote, now] storing in
-      let page = try await remote.products(limit: Self.pageSize, skip: 0)
-      let entry = CacheEntry(value: page.products, fetchedAt: now())
-      if storing { try await self?.remember(list: entry) }
-      return entry
-    }
-  }
-
-  private nonisolated func downloadProduct(id: Int) -> @Sendable (_ storing: Bool) async throws -> CacheEntry<Product> {
-    { [weak self, remote, now] storing in
-      let product = try await remote.product(id: id)
-      let entry = CacheEntry(value: product, fetchedAt: now())
-      if storing { try await self?.remember(product: entry) }
-      return entry
-    }
-  }
-}
-
-/// The memory tier's products: at most `capacity`, and when one more arrives,
-/// the least recently used one leaves. Reading an entry counts as a use.
-///
-/// A list of 30 and a few opened products fit many times over; the bound is for
-/// an app that browses thousands. Eviction scans the entries, which is fine for
-/// a bound of a thousand; a larger one wants a linked list or `NSCache`.
-struct ProductMemory: Sendable {
-  let capacity: Int
-  private var entries: [Int: (entry: CacheEntry<Product>, lastUse: UInt64)] = [:]
-  private var uses: UInt64 = 0
-
-  /// - Precondition: `capacity >= 0`; 0 keeps nothing in memory.
-  init(capacity: Int) {
-    precondition(capacity >= 0, "a memory tier can't hold \(capacity) products")
-    self.capacity = capacity
-  }
-
-  /// The entry for the product `id`, or `nil`; reading it or setting it is a use.
-  subscript(id: Int) -> CacheEntry<Product>? {
-    mutating get {
-      guard let found = entries[id] else { return nil }
-      uses += 1
-      entries[id] = (found.entry, uses)
-      return found.entry
-    }
-    set {
-      guard let newValue else {
-        entries[id] = nil
-        return
-      }
-      uses += 1
-      entries[id] = (newValue, uses)
-      while entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-        entries[oldest.key] = nil
-      }
-    }
+    // TODO: Task 6. Stop every background refresh running now.
   }
 }

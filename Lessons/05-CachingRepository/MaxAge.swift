@@ -30,14 +30,10 @@ struct MaxAge: Sendable, Hashable {
   /// An entry fetched "in the future" (the device's clock moved back) is stale:
   /// it may be shown, but its age can't be trusted to call it fresh.
   ///
-  /// It is marked `throws` only so its stub can throw. Keep it; if you drop it,
-  /// drop the `try` before `maxAge.freshness(…)` in `servable(_:maxAge:)` too.
+  /// It is marked `throws` only so its stub can throw; drop the `throws` or keep it.
   func freshness(fetchedAt: Date, now: Date) throws -> Freshness {
-    // TODO: Task 1. The age is now minus fetchedAt, in seconds. Below `soft`:
-    // fresh; below `hard`: stale; from `hard` on: expired. A negative age is stale.
-    throw NotDoneYet(
-      "Task 1", in: "Docs/05-CachingRepository.md",
-      "freshness(fetchedAt:now:) should compare the age with soft and hard")
+    // TODO: Task 1. Judge the entry's age (Docs/05-CachingRepository.md, Task 1).
+    throw NotDoneYet("Task 1", in: "Docs/05-CachingRepository.md", "freshness(fetchedAt:now:) should judge the age")
   }
 }
 

@@ -85,10 +85,9 @@ final class ProductListViewModel {
   /// network fails, the repository falls back to the cache, marked stale. A
   /// cancelled refresh keeps what was shown, and its `lastUpdate`.
   func refresh() async {
-    // TODO: Task 8. Load with the policy that always asks the network, and falls
-    // back to the cache when the network fails.
+    // TODO: Task 8. Pull to refresh (Docs/05-CachingRepository.md, Task 8).
     state = .failed(
-      NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "refresh() should load with .networkFirst").description)
+      NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "refresh() should ask the network").description)
   }
 
   /// "Updated 5 minutes ago" for the shown products, or `nil` before the first answer.
@@ -99,8 +98,7 @@ final class ProductListViewModel {
   /// How long ago `fetchedAt` was, in whole units rounded down: "Updated just
   /// now" under a minute (or for a time in the future), then minutes, hours and days.
   static func updatedText(fetchedAt: Date, now: Date) -> String {
-    // TODO: Task 8. Whole seconds between fetchedAt and now, rounded down; then
-    // "Updated just now", "Updated 1 minute ago", "Updated 5 minutes ago", … hours, days.
+    // TODO: Task 8. Say how long ago, as the doc's Task 8 lists.
     NotDoneYet("Task 8", in: "Docs/05-CachingRepository.md", "updatedText(fetchedAt:now:) should say how long ago")
       .description
   }

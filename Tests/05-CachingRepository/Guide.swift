@@ -28,8 +28,17 @@ let guide = StageGuide(
 extension StageGuide {
   /// Names `task`, unless `outcome` failed with a lesson stub's "not done yet":
   /// then the message names the stub's task, the one the learner must finish first.
+  /// A call the test gave up on (`NeverReturned`) names the task its issue blamed.
   func task(_ number: Int, _ message: String, blaming outcome: Result<some Any, any Error>) -> Comment {
-    task(number, message, blaming: outcome.failure)
+    if let hang = outcome.failure as? NeverReturned { return task(hang.task, message) }
+    return task(number, message, blaming: outcome.failure)
+  }
+
+  /// Names `task`, or the task the first of `errors` blames: a stub's, or that of a call the test gave up on.
+  func task(_ number: Int, _ message: String, blamingFirstOf errors: [(any Error)?]) -> Comment {
+    let first = errors.compactMap { $0 }.first
+    if let hang = first as? NeverReturned { return task(hang.task, message) }
+    return task(number, message, blaming: first)
   }
 }
 

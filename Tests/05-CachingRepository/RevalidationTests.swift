@@ -89,7 +89,7 @@ struct RevalidationTests {
       started && calls == 1 && waiting <= 1,
       guide.task(
         6,
-        "5 stale reads while one refresh runs should start exactly 1 background refresh (check revalidations[resource] first): made \(calls) network call(s), \(waiting) refresh(es) waiting in listFlights for one; first answer: \(describe(answers[0]))",
+        "5 stale reads while one refresh runs should start exactly 1 background refresh (start none while one runs): made \(calls) network call(s), \(waiting) refresh(es) waiting for one shared request; first answer: \(describe(answers[0]))",
         blaming: answers[0]))
   }
 
@@ -166,7 +166,7 @@ struct RevalidationOwnershipTests {
       ended && cancelled == 1 && writes == 0 && probe == nil,
       guide.task(
         6,
-        "the app let the repository go while its background refresh waited for the network: the repository should go away and cancel the refresh (deinit), so its request ends cancelled and nothing is written; \(ended ? "" : "the request went on until the test let the network answer, ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s), the repository \(probe == nil ? "went away" : "is still alive: something holds it strongly; the refresh's Task must capture it weakly ([weak self]), and the closures fetchList() and fetchProduct(id:) return must not capture self")",
+        "the app let the repository go while its background refresh waited for the network: the repository should go away and cancel the refresh (deinit), so its request ends cancelled and nothing is written; \(ended ? "" : "the request went on until the test let the network answer, ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s), the repository \(probe == nil ? "went away" : "is still alive: something holds it strongly; the refresh's Task must hold it weakly ([weak self]), and so must everything the refresh runs")",
         blaming: answer))
     #expect(
       diagnostics.recorded.isEmpty,

@@ -127,15 +127,18 @@ final class Gauge: Sendable {
 }
 
 /// Listens to the repository's `activity`: the background refreshes running, and
-/// the callers waiting in its flights, for tests to wait on.
+/// the callers waiting in its shared requests, for tests to wait on.
 final class ActivitySpy: Sendable {
   /// Refreshes that started and have not ended.
   let revalidationsRunning = Gauge()
   /// One event per refresh started.
   let revalidationsStarted = CountSignal()
-  /// Callers waiting in `listFlights`.
+  /// Callers waiting for a shared request of the list.
   let listCallers = Gauge()
-  private let running = Mutex<[CachingProductRepository.Resource]>([])
+  /// Callers waiting for shared requests of products.
+  let productCallers = Gauge()
+  private let running = Mutex<[String]>([])
+  private let joined = Mutex(false)
 
   /// A task that ends once no refresh runs, or when it is cancelled: for
   /// `waitFor(_:unlessFinished:)`, so a test never waits for a refresh that
@@ -145,30 +148,45 @@ final class ActivitySpy: Sendable {
     return Task { await running.wait { $0 == 0 } }
   }
 
-  /// The resources whose refresh started and has not ended.
-  var runningResources: [CachingProductRepository.Resource] { running.withLock { $0 } }
+  /// What the refreshes that started and have not ended refresh, as the activity named it.
+  var runningResources: [String] { running.withLock { $0 } }
+
+  /// Whether a caller has ever waited for a shared request: then a call that
+  /// never returns is most likely a caller the shared request never answered.
+  var sawSharedRequests: Bool { joined.withLock { $0 } }
 
   var hook: @Sendable (CacheActivity) -> Void {
     { event in
       switch event {
       case .revalidationStarted(let resource):
         let count = self.running.withLock { running in
-          running.append(resource)
+          running.append("\(resource)")
           return running.count
         }
         self.revalidationsStarted.increment()
         self.revalidationsRunning.set(count)
       case .revalidationEnded(let resource):
         let count = self.running.withLock { running in
-          if let index = running.firstIndex(of: resource) { running.remove(at: index) }
+          if let index = running.firstIndex(of: "\(resource)") { running.remove(at: index) }
           return running.count
         }
         self.revalidationsRunning.set(count)
-      case .listCallersWaiting(let count): self.listCallers.set(count)
-      case .productCallersWaiting: break
+      case .listCallersWaiting(let count):
+        if count > 0 { self.joined.withLock { $0 = true } }
+        self.listCallers.set(count)
+      case .productCallersWaiting(let count):
+        if count > 0 { self.joined.withLock { $0 = true } }
+        self.productCallers.set(count)
       }
     }
   }
+}
+
+/// What a call that never returned is shown as: the test gave up on it and cancelled it.
+struct NeverReturned: Error, CustomStringConvertible {
+  /// The task the call's hang was blamed on, in the issue recorded when the test gave up on it.
+  var task: Int
+  var description: String { "no answer: the call never returned (Task \(task)'s message says why)" }
 }
 
 /// Spy on the network: counts calls, answers from a script, can hold calls until
@@ -304,32 +322,81 @@ struct Harness {
 
   init(
     network: Result<[Product], RemoteDataSourceError> = .success(firstPage), holdsCalls: Bool = false,
-    store: any ProductCacheStore = InMemoryProductCacheStore()
+    store: any ProductCacheStore = InMemoryProductCacheStore(), memoryCapacity: Int = 1_000
   ) {
     remote = SpyProductRemoteDataSource(answer: network, holdsCalls: holdsCalls)
     disk = store
     self.store = SpyCacheStore(wrapping: store)
     repository = CachingProductRepository(
       remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook,
-      activity: activity.hook)
+      activity: activity.hook, memoryCapacity: memoryCapacity)
   }
 
-  /// Waits until every background refresh has left `revalidations`, as the
-  /// repository's `activity` tells, and fails naming Task 6 when one is still
-  /// there after `patienceTurns` turns: the network answers at once by now, so a
-  /// refresh that does not leave never will.
+  /// Waits until every background refresh has ended, as the repository's
+  /// `activity` tells, and fails naming Task 6 when one is still running after
+  /// `patienceTurns` turns: the network answers at once by now, so a refresh
+  /// that does not end never will.
   func waitForRevalidations(sourceLocation: SourceLocation = #_sourceLocation) async {
     let running = activity.revalidationsRunning
     let patience = Task { await runOutOfPatience() }
     let ended = await waitFor({ await running.wait { $0 == 0 } }, unlessFinished: patience)
     patience.cancel()
     let left = activity.runningResources
+    let shared =
+      activity.sawSharedRequests
+      ? "; if it does report its end, it waits for a shared request that never handed it the result, and Task 7's messages say where"
+      : ""
     #expect(
       ended,
       guide.task(
         6,
-        "every background refresh should end and leave revalidations once the network has answered; revalidations[\(left.map { ".\($0)" }.joined(separator: ", "))] is still there: remove it when it ends (revalidationEnded(resource), as the refresh task's last step)"
+        "every background refresh should end, and report .revalidationEnded, once the network has answered; the refresh of \(left.joined(separator: ", ")) started and never ended (report its end as its task's last step, whatever the outcome)\(shared)"
       ), sourceLocation: sourceLocation)
+  }
+
+  /// The outcome of `call`, made while the network answers at once, or
+  /// `NeverReturned` when it has not returned long after (about a second, far
+  /// beyond what working code needs). A call that never returns fails the test
+  /// naming Task 7 when callers have been waiting for a shared request (one
+  /// the shared request never answered), else Task 5; it is cancelled, never awaited.
+  func outcome<Value: Sendable>(
+    of what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ call: @escaping @Sendable () async throws -> Value
+  ) async -> Result<Value, any Error> {
+    let task = Task { try await call() }
+    let gaveUp = await waitFor(
+      { for _ in 0..<20 where !Task.isCancelled { await runOutOfPatience() } }, unlessFinished: task)
+    guard gaveUp else { return await task.result }
+    task.cancel()
+    let shared = activity.sawSharedRequests
+    Issue.record(
+      guide.task(
+        shared ? 7 : 5,
+        shared
+          ? "\(what) never returned, although the network answered at once: it waited for a shared request that never handed it the result (every caller still waiting hears the shared request's one result or error)"
+          : "\(what) never returned, although the network answers at once here: something it awaits never ends"),
+      sourceLocation: sourceLocation)
+    return .failure(NeverReturned(task: shared ? 7 : 5))
+  }
+
+  /// `products(policy:)` through `outcome(of:_:)`.
+  func products(_ policy: CachePolicy, sourceLocation: SourceLocation = #_sourceLocation) async -> Result<
+    RepositoryAnswer<[Product]>, any Error
+  > {
+    let repository = repository
+    return await outcome(of: "products(policy: .\(policy))", sourceLocation: sourceLocation) {
+      try await repository.products(policy: policy)
+    }
+  }
+
+  /// `product(id:policy:)` through `outcome(of:_:)`.
+  func product(_ id: Int, _ policy: CachePolicy, sourceLocation: SourceLocation = #_sourceLocation) async -> Result<
+    RepositoryAnswer<Product>, any Error
+  > {
+    let repository = repository
+    return await outcome(of: "product(id: \(id), policy: .\(policy))", sourceLocation: sourceLocation) {
+      try await repository.product(id: id, policy: policy)
+    }
   }
 
   /// Puts the list on disk as fetched `age` seconds before now.

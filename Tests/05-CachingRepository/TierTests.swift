@@ -8,99 +8,98 @@ import Testing
   @testable import Lesson05
 #endif
 
-/// Task 3: reads go to memory first, then to disk, and a disk hit is kept in memory.
+/// Task 3: cache-only reads go to memory first, then to disk, and a disk hit is
+/// kept in memory. The tier shows in each answer's `origin`.
 @Suite(.timeLimit(.minutes(1)))
 struct ReadThroughTests {
   @Test func readsDiskOnceThenAnswersFromMemory() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)
-    let (first, second, value) = try await guide.attempt(3, "cachedList(), twice, should read the list") {
-      let first = try await harness.repository.cachedList()
-      let second = try await harness.repository.cachedList()
-      return (first?.origin, second?.origin, second?.entry.value)
-    }
+    let first = await harness.products(.cacheOnly)
+    let second = await harness.products(.cacheOnly)
     let reads = await harness.store.reads
     #expect(
-      first == .disk && second == .memory,
+      (try? first.get())?.origin == .disk && (try? second.get())?.origin == .memory,
       guide.task(
         3,
-        "the first read comes from disk, the second from memory: expected (disk, memory), got (\(shown(first as Any)), \(shown(second as Any)))"
-      ))
-    #expect(reads == 1, guide.task(3, "two reads should touch the disk store once (the spy counted \(reads) reads)"))
-    #expect(Bool(same(value, firstPage)), guide.task(3, "memory should hold the 30 products read from disk"))
+        "two cache-only reads of a list on disk: the first comes from disk, the second from memory; got \(describe(first)), then \(describe(second))",
+        blamingFirstOf: [first.failure, second.failure]))
+    #expect(
+      reads == 1,
+      guide.task(
+        3, "two cache-only reads should touch the disk store once (the spy counted \(reads) reads)",
+        blaming: first.failure))
+    #expect(
+      Bool(same((try? second.get())?.value, firstPage)),
+      guide.task(3, "memory should hold the 30 products read from disk, got \(describe(second))", blaming: second))
   }
 
   @Test func memoryDropsTheLeastRecentlyUsedProductPastItsCapacity() async throws {
-    let now = TestNow()
-    let disk = InMemoryProductCacheStore()
-    for product in firstPage.prefix(3) { await disk.saveProduct(product, fetchedAt: now.date) }
-    let repository = CachingProductRepository(
-      remote: SpyProductRemoteDataSource(answer: .success(firstPage)), store: disk, lifetimes: testLifetimes,
-      now: now.provider, memoryCapacity: 2)
+    let harness = Harness(memoryCapacity: 2)
+    for product in firstPage.prefix(3) { try await harness.disk.saveProduct(product, fetchedAt: harness.now.date) }
     let ids = [1, 2, 1, 3, 2, 3].map { firstPage[$0 - 1].id }
-    let origins = try await guide.attempt(3, "cachedProduct(id:) should read memory, then disk") {
-      var origins: [String] = []
-      for id in ids { origins.append((try await repository.cachedProduct(id: id)?.origin).map { "\($0)" } ?? "nil") }
-      return origins
+    var origins: [String] = []
+    var failure: (any Error)?
+    for id in ids {
+      let read = await harness.product(id, .cacheOnly)
+      failure = failure ?? read.failure
+      origins.append((try? read.get()).map { "\($0.origin)" } ?? "error")
     }
     let expected = ["disk", "disk", "memory", "disk", "disk", "memory"]
     #expect(
       origins == expected,
       guide.task(
         3,
-        "with memoryCapacity 2, reading products \(ids): the third product pushes out the least recently used one (the second; the first was just read again), and the second, read again, pushes out the first: origins \(expected), got \(origins) (keep products in memory with keepInMemory(product:), which keeps the bound)"
-      ))
+        "with memoryCapacity 2, cache-only reads of products \(ids): the third product pushes out the least recently used one (the second; the first was just read again), and the second, read again, pushes out the first: origins \(expected), got \(origins)\(failure.map { "; first error \($0)" } ?? "")",
+        blamingFirstOf: [failure]))
   }
 
   @Test func readingKeepsTheFetchTime() async throws {
     let harness = Harness()
     try await harness.seedList(age: 10)
     let fetchedAt = harness.now.date.addingTimeInterval(-10)
-    let read = await Result {
-      let first = try await harness.repository.cachedList()
-      harness.now.advance(by: 50)
-      let second = try await harness.repository.cachedList()
-      return (first?.entry.fetchedAt, second?.entry.fetchedAt)
-    }
-    let found = try? read.get()
+    let first = await harness.products(.cacheOnly)
+    harness.now.advance(by: 50)
+    let second = await harness.products(.cacheOnly)
     let writes = await harness.store.writes
     #expect(
-      found?.0 == fetchedAt && found?.1 == fetchedAt && writes == 0,
+      (try? first.get())?.fetchedAt == fetchedAt && (try? second.get())?.fetchedAt == fetchedAt && writes == 0,
       guide.task(
         3,
-        "reading never extends an entry's life: a list fetched at \(fetchedAt), read from disk and then from memory 50 s later, keeps that fetch time and is not written back; got \(read.map { "\(shown($0.0 as Any)), \(shown($0.1 as Any))" }), \(writes) write(s)",
-        blaming: read))
+        "reading never extends an entry's life: a list fetched at \(fetchedAt), read from disk and then from memory 50 s later, keeps that fetch time and is not written back; got \(describe(first)), then \(describe(second)), \(writes) write(s)",
+        blamingFirstOf: [first.failure, second.failure]))
   }
 
-  @Test func nothingCachedReadsAsNil() async throws {
+  @Test func nothingCachedIsNothingCached() async throws {
     let harness = Harness()
-    let read = await Result {
-      (try await harness.repository.cachedList(), try await harness.repository.cachedProduct(id: 1))
-    }
-    let found = try? read.get()
+    let list = await harness.products(.cacheOnly)
+    let product = await harness.product(1, .cacheOnly)
     #expect(
-      found != nil && found?.0 == nil && found?.1 == nil,
-      guide.task(3, "with nothing cached, cachedList() and cachedProduct(id:) are nil, got \(read)", blaming: read))
+      list.failure as? CacheError == .nothingCached && product.failure as? CacheError == .nothingCached,
+      guide.task(
+        3,
+        "with nothing cached, a cache-only read of the list and of product 1 throws CacheError.nothingCached, got \(describe(list)) and \(describe(product))",
+        blamingFirstOf: [list.failure, product.failure]))
   }
 
   @Test func aProductIsFoundInTheListInMemory() async throws {
     let harness = Harness()
-    try await harness.seedList(age: 10)
+    try await harness.seedList(age: 5)
     let wanted = firstPage[6]
-    let read = await Result {
-      _ = try await harness.repository.cachedList()
-      return try await harness.repository.cachedProduct(id: wanted.id)
-    }
-    let found = try? read.get()
+    let list = await harness.products(.cacheOnly)
+    let found = await harness.product(wanted.id, .cacheOnly)
     let reads = await harness.store.reads
     #expect(
-      found?.origin == .memory && Bool(same(found?.entry.value, wanted))
-        && found?.entry.fetchedAt == harness.now.date.addingTimeInterval(-10),
+      Bool(
+        same(
+          try? found.get(),
+          RepositoryAnswer(
+            value: wanted, origin: .memory, fetchedAt: harness.now.date.addingTimeInterval(-5), isStale: false))),
       guide.task(
         3,
-        "after the list was read, product \(wanted.id) comes from memory with the list's fetch time, got \(String(describing: found))",
-        blaming: read))
-    if found != nil {
+        "after the list was read, product \(wanted.id) comes from memory with the list's fetch time, got \(describe(found))",
+        blamingFirstOf: [list.failure, found.failure]))
+    if (try? found.get()) != nil {
       #expect(
         reads == 1,
         guide.task(
@@ -112,10 +111,13 @@ struct ReadThroughTests {
     let harness = Harness()
     try await harness.seedList(age: 10)
     await harness.store.failReads()
-    let read = await Result { try await harness.repository.cachedList() }
+    let read = await harness.products(.cacheOnly)
     #expect(
-      (try? read.map { $0 == nil }.get()) == true,
-      guide.task(3, "a disk read that throws counts as a miss (nil), not an error: got \(read)", blaming: read))
+      read.failure as? CacheError == .nothingCached,
+      guide.task(
+        3,
+        "a disk read that throws counts as a miss: cache-only throws CacheError.nothingCached, not the disk's error; got \(describe(read))",
+        blaming: read))
     #expect(
       harness.diagnostics.recorded.contains { $0.hasPrefix("readFailed") },
       guide.task(
@@ -129,48 +131,50 @@ struct ReadThroughTests {
 struct WriteThroughTests {
   @Test func aNetworkAnswerIsKeptInMemoryAndOnDisk() async throws {
     let harness = Harness()
-    let entry = CacheEntry(value: firstPage, fetchedAt: harness.now.date)
-    let written = await Result {
-      try await harness.repository.remember(list: entry)
-      return try await harness.repository.cachedList()
-    }
+    let fetched = await harness.products(.networkFirst)
+    let readsBefore = await harness.store.reads
+    let again = await harness.products(.cacheOnly)
+    let reads = await harness.store.reads - readsBefore
     let onDisk = await Result { try await harness.disk.cachedList() }
-    let reads = await harness.store.reads
     #expect(
-      (try? written.get())?.origin == .memory && reads == 0,
+      (try? again.get())?.origin == .memory && reads == 0,
       guide.task(
         4,
-        "after remember(list:), the list is read from memory without a disk read, got \(written) with \(reads) reads",
-        blaming: written))
+        "after a network-first read, a cache-only read comes from memory without a disk read, got \(describe(again)) with \(reads) read(s)",
+        blamingFirstOf: [fetched.failure, again.failure]))
     #expect(
-      Bool(same(try? onDisk.get(), entry)),
+      Bool(same(try? onDisk.get(), CacheEntry(value: firstPage, fetchedAt: harness.now.date))),
       guide.task(
-        4, "remember(list:) should save the list and its time to the disk store, got \(onDisk)", blaming: written))
+        4,
+        "a network-first read should save the network's list and its time to the disk store, got \(onDisk.map { $0.map { "\($0.value.count) products fetched at \($0.fetchedAt)" } ?? "nothing" }.described)",
+        blaming: fetched))
   }
 
   @Test func aFailedDiskWriteIsReportedNotThrown() async throws {
     let harness = Harness()
     await harness.store.failWrites()
-    let entry = CacheEntry(value: firstPage, fetchedAt: harness.now.date)
-    let written = await Result {
-      try await harness.repository.remember(list: entry)
-      return try await harness.repository.cachedList()
-    }
+    let fetched = await harness.products(.networkFirst)
+    let again = await harness.products(.cacheOnly)
     #expect(
-      Bool(same((try? written.get())?.entry, entry)),
+      Bool(
+        same(
+          try? again.get(),
+          RepositoryAnswer(value: firstPage, origin: .memory, fetchedAt: harness.now.date, isStale: false))),
       guide.task(
-        4, "a failed disk write must not throw, and memory still keeps the answer; got \(written)", blaming: written))
+        4,
+        "a failed disk write must not throw, and memory still keeps the answer: the next cache-only read should come from memory, got \(describe(again))",
+        blamingFirstOf: [fetched.failure, again.failure]))
     #expect(
       harness.diagnostics.recorded == ["writeFailed(disk full)"],
       guide.task(
         4, "the failed write should be reported once as .writeFailed, got \(harness.diagnostics.recorded)",
-        blaming: written))
+        blaming: fetched))
   }
 
   @Test func aFailedDiskWriteNeverHidesTheNetworksAnswer() async throws {
     let harness = Harness()
     await harness.store.failWrites()
-    let answer = await Result { try await harness.repository.products(policy: .networkFirst) }
+    let answer = await harness.products(.networkFirst)
     #expect(
       Bool(
         same(
@@ -178,10 +182,25 @@ struct WriteThroughTests {
           RepositoryAnswer(value: firstPage, origin: .network, fetchedAt: harness.now.date, isStale: false))),
       guide.task(
         4,
-        "the network answered and the disk write failed: expected the network's answer (network, not stale), got \(describe(answer)): an error thrown from remember(list:) must not reach network-first's fallback or the caller",
+        "the network answered and the disk write failed: expected the network's answer (network, not stale), got \(describe(answer)): a failed save must not reach network-first's fallback or the caller",
         blaming: answer))
     #expect(
       harness.diagnostics.recorded == ["writeFailed(disk full)"],
       guide.task(4, "the write failure goes to diagnostics, got \(harness.diagnostics.recorded)", blaming: answer))
+  }
+
+  @Test func aProductFromTheNetworkIsKeptInMemoryAndOnDisk() async throws {
+    let harness = Harness()
+    let wanted = firstPage[9]
+    let fetched = await harness.product(wanted.id, .networkFirst)
+    let again = await harness.product(wanted.id, .cacheOnly)
+    let onDisk = await Result { try await harness.disk.cachedProduct(id: wanted.id) }
+    #expect(
+      (try? again.get())?.origin == .memory
+        && Bool(same(try? onDisk.get(), CacheEntry(value: wanted, fetchedAt: harness.now.date))),
+      guide.task(
+        4,
+        "a network-first read of product \(wanted.id) is kept in memory (the next cache-only read says memory) and on disk: got \(describe(again)), disk \(onDisk.map { $0.map { "product \($0.value.id) fetched at \($0.fetchedAt)" } ?? "nothing" }.described)",
+        blamingFirstOf: [fetched.failure, again.failure]))
   }
 }

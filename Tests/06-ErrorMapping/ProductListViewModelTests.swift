@@ -30,6 +30,15 @@ struct ProductListViewModelTests {
   @Test(arguments: every)
   func eachErrorHasASentenceForAPersonAndARetryOffer(error: CatalogError) {
     let message = ProductListViewModel.message(for: error)
+    // A stub's text is not a badly written message: it says the task is not done yet.
+    guard !message.text.hasPrefix("Not done yet: ") else {
+      Issue.record(
+        guide.task(
+          5,
+          "\(StageGuide.unfinishedPrefix(5))message(for: \(error)) still returns its stub's text, \"\(message.text)\": write the sentence a person reads for it"
+        ))
+      return
+    }
     let leaked = Self.internals.filter { message.text.contains($0) }
     var problems: [String] = []
     if message.text.count <= 10 { problems.append("it is \(message.text.count) characters long") }
