@@ -13,9 +13,9 @@ import Testing
 let guide = StageGuide(
   doc: "Docs/04-LocalPersistence.md",
   tasks: [
-    1: "Create the table",
-    2: "Migrate to version 2",
-    3: "Map rows to products and back",
+    1: "Create the schema",
+    2: "Open the first release's file",
+    3: "Give back what was saved",
     4: "Save all or nothing",
     5: "Read newest first",
   ]
@@ -29,8 +29,8 @@ let realProductsResult = Result {
 /// The 194 real records; stage 02's mapping is finished code here, so this throws only if it was edited.
 func realProducts() throws -> [Product] { try realProductsResult.get() }
 
-/// Opens a data source, or stops the test with one issue naming the unfinished
-/// migration: Task 1, or Task 2 when only version 2 is missing.
+/// Opens a data source, or stops the test with one issue naming Task 1 (or the
+/// unfinished task whose stub threw).
 func openDatabase(
   _ path: String = ":memory:", sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> SQLiteProductLocalDataSource {
@@ -56,48 +56,189 @@ func readAll(
   try await guide.attempt(5, what, sourceLocation: sourceLocation) { try await local.products() }
 }
 
-/// The rows of the file at `path` as `ProductRow` reads them, by id, through a
-/// connection of the test's own: what `save(_:)` wrote, whatever `products()` does.
-func storedProducts(at path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Product] {
-  let readRow: (SQLiteStatement) throws -> ProductRow = ProductRow.init(statement:)
-  return try await guide.attempt(
-    3, "the saved rows should read back through ProductRow(statement:) on a second connection",
-    sourceLocation: sourceLocation
-  ) {
-    try SQLiteConnection(path: path).prepare("SELECT \(ProductRow.columns) FROM products ORDER BY id")
-      .query { try readRow($0) }.map { try $0.toDomain() }
+/// The table the app's first release shipped (version 1 of the schema), as
+/// `Docs/04-LocalPersistence.md` gives it: history, which every version of the
+/// store must still open.
+let firstReleaseSchema = """
+  CREATE TABLE products (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL CHECK (length(title) > 0),
+    description TEXT NOT NULL,
+    category TEXT NOT NULL,
+    price TEXT NOT NULL,
+    discount_percentage REAL NOT NULL,
+    rating REAL NOT NULL,
+    stock INTEGER NOT NULL CHECK (stock >= 0),
+    thumbnail TEXT,
+    updated_at REAL NOT NULL
+  );
+  PRAGMA user_version = 1;
+  """
+
+/// One row as the first release wrote it: the price as decimal text, the date
+/// as seconds since 2001, the thumbnail as its URL's text.
+struct FirstReleaseRow: Sendable {
+  var id: Int64
+  var title = "Kept across the migration"
+  var description = "From version 1"
+  var category = "legacy"
+  var price = "12.50"
+  var discountPercentage = 5.0
+  var rating = 4.5
+  var stock: Int64 = 3
+  var thumbnail: String? = "https://cdn.example/legacy.webp"
+  var updatedAt = 768_000_000.0
+
+  /// The product this row means: what any version of the store must read from it.
+  var product: Product {
+    Product(
+      id: Int(id), title: title, description: description, category: category,
+      price: Decimal(string: price) ?? 0, discountPercentage: discountPercentage, rating: rating,
+      stock: Int(stock), brand: nil, thumbnail: thumbnail.flatMap(URL.init(string:)),
+      updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt))
   }
 }
 
-/// Whether your migrations give a table that refuses a row with stock -1 (Task 1's CHECK).
-func tableRefusesANegativeStock() -> Bool {
-  let outcome = Result {
-    let database = try SQLiteConnection(path: ":memory:")
-    try database.migrate(SQLiteProductLocalDataSource.migrations)
+/// Writes a file at `path` as the first release left it: its table, `user_version` 1 and `rows`.
+/// The test's own SQL, so it needs nothing of yours.
+func writeFirstReleaseFile(at path: String, rows: [FirstReleaseRow]) throws {
+  let database = try SQLiteConnection(path: path)
+  try database.execute(firstReleaseSchema)
+  let insert = try database.prepare(
+    """
+    INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """)
+  for row in rows {
+    try insert.run([
+      .integer(row.id), .text(row.title), .text(row.description), .text(row.category), .text(row.price),
+      .real(row.discountPercentage), .real(row.rating), .integer(row.stock),
+      row.thumbnail.map(SQLiteValue.text) ?? .null, .real(row.updatedAt),
+    ])
+  }
+}
+
+/// A second connection to a store's file, the test's own: it finds your rows by
+/// the text they hold, whatever your tables and columns are called.
+struct RawFile {
+  let database: SQLiteConnection
+
+  init(_ path: String) throws { database = try SQLiteConnection(path: path) }
+
+  /// Your tables, without SQLite's own.
+  func tables() throws -> [String] {
     try database.prepare(
-      """
-      INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
-      VALUES (1, 'Lamp', '', 'test', '1', 0, 0, -1, NULL, 0)
-      """
-    ).run()
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    ).query { $0.text(at: 0) ?? "" }
   }
-  return isConstraintFailure(outcome.failure)
+
+  /// The columns of `table`, in their order.
+  func columns(of table: String) throws -> [String] {
+    try database.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").query([.text(table)]) {
+      $0.text(at: 0) ?? ""
+    }
+  }
+
+  /// Every (table, column) that holds `text`, exactly, in some row.
+  func places(holding text: String) throws -> [(table: String, column: String)] {
+    var found: [(table: String, column: String)] = []
+    for table in try tables() {
+      for column in try columns(of: table) {
+        let rows = try database.prepare(
+          "SELECT 1 FROM \(quoted(table)) WHERE \(quoted(column)) = ? LIMIT 1"
+        ).query([.text(text)]) { _ in true }
+        if !rows.isEmpty { found.append((table, column)) }
+      }
+    }
+    return found
+  }
+
+  /// Whether any row of any table holds `text`, exactly.
+  func holds(_ text: String) throws -> Bool { try !places(holding: text).isEmpty }
+
+  /// Makes every column that holds `knownTitle` refuse, with triggers, any row
+  /// whose value there is `refusedTitle`: a save fails part-way with SQLite's
+  /// own constraint error, and your code needs no hook for it.
+  /// - Returns: How many columns the trap covers (0: no column holds the title as text).
+  func refuseRows(titled refusedTitle: String, findingColumnsBy knownTitle: String) throws -> Int {
+    let places = try places(holding: knownTitle)
+    for (index, place) in places.enumerated() {
+      for event in ["INSERT", "UPDATE"] {
+        try database.execute(
+          """
+          CREATE TRIGGER test_refuses_\(event.lowercased())_\(index) BEFORE \(event) ON \(quoted(place.table))
+          WHEN NEW.\(quoted(place.column)) = '\(refusedTitle)'
+          BEGIN SELECT RAISE(ABORT, 'the test refuses this row'); END
+          """)
+      }
+    }
+    return places.count
+  }
+
+  /// Each table's columns (name, type, NOT NULL, default, key) and indexes (keys
+  /// and their directions, unique or not), by table name: what a schema is,
+  /// whichever route built it.
+  func shape() throws -> [String] {
+    try tables().map { table in
+      let columns = try database.prepare(
+        "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid"
+      ).query([.text(table)]) { row in
+        "\(row.text(at: 0) ?? "") \(row.text(at: 1) ?? "")\(row.int64(at: 2) == 1 ? " NOT NULL" : "")"
+          + "\(row.text(at: 3).map { " DEFAULT \($0)" } ?? "")\(row.int64(at: 4) > 0 ? " KEY \(row.int64(at: 4))" : "")"
+      }
+      let indexes = try database.prepare(
+        "SELECT name, \"unique\" FROM pragma_index_list(?) ORDER BY name"
+      ).query([.text(table)]) { (name: $0.text(at: 0) ?? "", unique: $0.int64(at: 1) == 1) }
+      let keys = try indexes.map { index in
+        let keys = try database.prepare(
+          "SELECT name, \"desc\" FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno"
+        ).query([.text(index.name)]) { "\($0.text(at: 0) ?? "?") \($0.int64(at: 1) == 1 ? "DESC" : "ASC")" }
+        return "\(index.unique ? "unique " : "")index (\(keys.joined(separator: ", ")))"
+      }
+      return
+        "\(table): \(columns.joined(separator: ", "))\(keys.isEmpty ? "" : "; ")\(keys.sorted().joined(separator: "; "))"
+    }
+  }
+
+  private func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
 }
 
-/// The comment for a save of a product with stock -1 that did not fail with
-/// SQLITE_CONSTRAINT: Task 4's when the table has the CHECK, so the error was
-/// swallowed; Task 1's when the table lacks it.
-func negativeStockComment(_ outcome: Result<Void, any Error>) -> Comment {
-  let got = outcome.map { _ in "no error" }.described
-  guard tableRefusesANegativeStock() else {
-    return guide.task(
-      1, "a product with stock -1 must break the table's CHECK (stock >= 0): expected SQLITE_CONSTRAINT, got \(got)",
-      blaming: outcome.failure)
+/// The title the test's trigger refuses.
+let refusedTitle = "Refused by the test"
+
+/// Sets the test's trap on the file at `path`: every column that holds
+/// `knownTitle` refuses a row titled `refusedTitle`. Stops the test, naming
+/// Task 1, when no column holds the title as text.
+func trap(
+  _ path: String, knownTitle: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> RawFile {
+  let (raw, covered) = try await guide.attempt(
+    1, "a second connection should set the test's trigger on your tables", sourceLocation: sourceLocation
+  ) {
+    let raw = try RawFile(path)
+    return (raw, try raw.refuseRows(titled: refusedTitle, findingColumnsBy: knownTitle))
   }
+  try #require(
+    covered > 0,
+    guide.task(
+      1,
+      "the test finds your rows by the text they hold, and no column of \((try? raw.tables()) ?? []) holds the saved title \"\(knownTitle)\": keep a product's title as TEXT, as it is"
+    ), sourceLocation: sourceLocation)
+  return raw
+}
+
+/// The comment for a save that the test's trigger refused part-way but that did
+/// not fail with SQLITE_CONSTRAINT: the error was swallowed, or another one came.
+func trappedSaveComment(_ outcome: Result<Void, any Error>, refused id: Int) -> Comment {
+  let got = outcome.map { _ in "no error" }.described
   let swallowed =
-    outcome.failure == nil ? ": the table refuses stock -1, so is an error swallowed (try?) in the loop?" : ""
+    outcome.failure == nil
+    ? ": the test's trigger refused product \(id), so is an error swallowed (try?) in the loop?" : ""
   return guide.task(
-    4, "save(_:) should throw the SQLiteError (SQLITE_CONSTRAINT) of a product with stock -1, got \(got)\(swallowed)",
+    4,
+    "save(_:) should throw the SQLiteError (SQLITE_CONSTRAINT) that SQLite raised for product \(id), got \(got)\(swallowed)",
     blaming: outcome.failure)
 }
 

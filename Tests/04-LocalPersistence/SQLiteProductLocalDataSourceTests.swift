@@ -18,32 +18,32 @@ struct SQLiteProductLocalDataSourceTests {
   }
 
   @Test func roundTripsAll194RealRecords() async throws {
-    let file = TemporaryDatabase()
-    let local = try await openDatabase(file.path)
+    let local = try await openDatabase()
     let real = try realProducts()
     try await save(real, to: local, "saving the 194 real products")
-    // What save(_:) wrote, read by the test itself: a wrong write is Task 4's (or 3's), a wrong read Task 5's.
+    // Each one by id first: a product that comes back different is Task 3's, a wrong list Task 5's.
     let byID = real.sorted { $0.id < $1.id }
-    let stored = try await storedProducts(at: file.path)
-    let writeIsRight = stored == byID
-    let makeRow: (Product) throws -> ProductRow = ProductRow.init
-    let wrongWrite = zip(byID, stored).first { $0 != $1 }
-    let mappingIsRight = wrongWrite.map { (try? makeRow($0.0).toDomain()) == $0.0 } ?? true
+    let found = try await guide.attempt(5, "reading each of the 194 products by id") {
+      var found: [Product?] = []
+      for product in byID { found.append(try await local.product(id: product.id)) }
+      return found
+    }
+    let wrongOne = zip(byID, found).first { $0 != $1 }
     #expect(
-      writeIsRight,
+      wrongOne == nil,
       guide.task(
-        mappingIsRight ? 4 : 3,
-        "the table should hold the 194 products exactly after save(_:), got \(stored.count) rows; \(wrongWrite.map { "product \($0.0.id) differs: \(differences(expected: $0.0, actual: $0.1))" } ?? "")\(mappingIsRight ? ". ProductRow maps it right, so look at the columns the upsert lists and the values it binds" : "")"
+        3,
+        "each of the 194 products should come back from product(id:) as it was saved; \(wrongOne.map { saved, read in "product \(saved.id) \(read.map { differences(expected: saved, actual: $0) } ?? "is missing")" } ?? ""). Look at what each column holds, what save(_:) binds to it and which column each field is read from"
       )
     )
     let products = try await readAll(local, "reading them back")
     let expected = newestFirst(real)
-    guard products != expected, writeIsRight else { return }
+    guard products != expected, wrongOne == nil else { return }
     if products.sorted(by: { $0.id < $1.id }) == byID {
       Issue.record(
         guide.task(
           5,
-          "same products, wrong order: products() should list newest first, then by id (ORDER BY updated_at DESC, id); the first ids are \(products.prefix(5).map(\.id)), expected \(expected.prefix(5).map(\.id))"
+          "same products, wrong order: products() should list newest first, then by id; the first ids are \(products.prefix(5).map(\.id)), expected \(expected.prefix(5).map(\.id))"
         ))
       return
     }
@@ -52,7 +52,7 @@ struct SQLiteProductLocalDataSourceTests {
     Issue.record(
       guide.task(
         5,
-        "the table holds the right rows, but products() reads them wrong (\(products.count) products); \(wrongRead.map { product in "product \(product.id): \(read[product.id].map { differences(expected: product, actual: $0) } ?? "missing")" } ?? ""). Select ProductRow.columns by name, in their order: SELECT * gives the table's order, where brand comes last"
+        "product(id:) reads every product right, but products() reads them wrong (\(products.count) products); \(wrongRead.map { product in "product \(product.id): \(read[product.id].map { differences(expected: product, actual: $0) } ?? "missing")" } ?? ""). Read the list the way product(id:) reads one: the same columns, in the same order"
       ))
   }
 
@@ -66,7 +66,8 @@ struct SQLiteProductLocalDataSourceTests {
     var long = Product.sample(id: 2)
     long.price = Decimal(string: "12345678901234567890.123456789") ?? 0
     try await save([large, long], to: local, "saving two products")
-    let (readLarge, readLong) = try await guide.attempt(5, "reading them by id") {
+    // Stub or not, a read that throws here refused what save(_:) wrote: the round trip's fault.
+    let (readLarge, readLong) = try await guide.attempt(3, "reading them by id") {
       (try await local.product(id: 1), try await local.product(id: 2))
     }
     #expect(
@@ -127,8 +128,7 @@ struct SQLiteProductLocalDataSourceTests {
   }
 
   @Test func savingAnIDAgainReplacesEveryField() async throws {
-    let file = TemporaryDatabase()
-    let local = try await openDatabase(file.path)
+    let local = try await openDatabase()
     let old = Product(
       id: 1, title: "Old", description: "Old description", category: "old", price: 1, discountPercentage: 5,
       rating: 1, stock: 1, brand: "Old brand", thumbnail: URL(string: "https://cdn.example/old.webp"),
@@ -139,18 +139,24 @@ struct SQLiteProductLocalDataSourceTests {
       updatedAt: Date(timeIntervalSinceReferenceDate: 800_000_000))
     try await save([old, .sample(id: 2)], to: local, "saving products 1 and 2")
     try await save([new], to: local, "saving product 1 again with every field changed")
-    // Read by the test's own connection, so a mistake in products() cannot show here.
-    let products = try await storedProducts(at: file.path)
+    let (one, two) = try await guide.attempt(5, "reading products 1 and 2 by id") {
+      (try await local.product(id: 1), try await local.product(id: 2))
+    }
     #expect(
-      products.map(\.id) == [1, 2],
-      guide.task(
-        4, "saving id 1 again should replace its row and keep id 2: expected ids 1 and 2, got \(products.map(\.id))"))
-    let one = products.first { $0.id == 1 }
+      two != nil,
+      guide.task(4, "saving id 1 again should keep product 2, but product(id: 2) is nil"))
+    // The same product saved once, into a new store: when that comes back wrong, the fault is Task 3's.
+    let once = await Result {
+      let fresh = try SQLiteProductLocalDataSource(path: ":memory:")
+      try await fresh.save([new])
+      return try await fresh.product(id: 1)
+    }
+    let savedOnceIsRight = (try? once.get()) == new
     #expect(
       one == new,
       guide.task(
-        4,
-        "saving id 1 again should update every column but id, brand and thumbnail (now nil) and updated_at too; \(one.map { differences(expected: new, actual: $0) } ?? "product 1 is missing")"
+        savedOnceIsRight ? 4 : 3,
+        "saving id 1 again should update every field but id, brand and thumbnail (now nil) and updatedAt too; \(one.map { differences(expected: new, actual: $0) } ?? "product 1 is missing")\(savedOnceIsRight ? ": saved once into a new store it comes back right, so look at what the second save changes" : "")"
       ))
   }
 
@@ -158,22 +164,29 @@ struct SQLiteProductLocalDataSourceTests {
     let file = TemporaryDatabase()
     let local = try await openDatabase(file.path)
     try await save([.sample(id: 1, title: "Old")], to: local, "saving product 1 to a file")
-    // A column of a later version, filled in through the test's own connection: save(_:) does not list it.
-    let other = try await guide.attempt(1, "a second connection should add a column note to products, set on row 1") {
-      let other = try SQLiteConnection(path: file.path)
-      try other.execute("ALTER TABLE products ADD COLUMN note TEXT")
-      try other.execute("UPDATE products SET note = 'kept' WHERE id = 1")
-      return other
+    // A column of a later version on each of your tables, filled in through the test's own connection:
+    // save(_:) does not know it, so saving product 1 again must leave it as it is.
+    let (raw, noted) = try await guide.attempt(1, "a second connection should add a column test_note to your tables") {
+      let raw = try RawFile(file.path)
+      var noted = 0
+      for table in try raw.tables() {
+        try raw.database.execute("ALTER TABLE \"\(table)\" ADD COLUMN test_note TEXT")
+        try raw.database.execute("UPDATE \"\(table)\" SET test_note = 'kept'")
+        noted += raw.database.changes
+      }
+      return (raw, noted)
     }
     try await save([.sample(id: 1, title: "New")], to: local, "saving product 1 again")
-    let rows = try other.prepare("SELECT title, note FROM products WHERE id = 1").query {
-      "\($0.text(at: 0) ?? "NULL"), note \($0.text(at: 1) ?? "NULL")"
-    }
+    let kept = try raw.database.prepare(
+      try raw.tables().map { "SELECT count(*) FROM \"\($0)\" WHERE test_note = 'kept'" }.joined(
+        separator: " UNION ALL ")
+    ).query { Int($0.int64(at: 0)) }.reduce(0, +)
+    let title = try await guide.attempt(5, "reading product 1") { try await local.product(id: 1)?.title }
     #expect(
-      rows == ["New, note kept"],
+      title == "New" && kept == noted,
       guide.task(
         4,
-        "saving id 1 again should update its row in place: expected title New with note still kept, got \(rows). INSERT OR REPLACE deletes the row and inserts a new one, resetting every column it does not list; use INSERT … ON CONFLICT(id) DO UPDATE SET"
+        "saving id 1 again should update its rows in place: expected title New and the \(noted) row(s) noted 'kept' still noted, got title \(title ?? "nil") and \(kept) row(s) noted. INSERT OR REPLACE, or a DELETE before the INSERT, removes the row and inserts a new one, resetting every column it does not list; use INSERT … ON CONFLICT(id) DO UPDATE SET"
       ))
   }
 
@@ -182,41 +195,44 @@ struct SQLiteProductLocalDataSourceTests {
     let local = try await openDatabase(file.path)
     let before = Array(try realProducts().prefix(10))
     try await save(before, to: local, "saving 10 products")
+    // The test's own trigger makes SQLite refuse the third product of the batch, whatever your schema.
+    let raw = try await trap(file.path, knownTitle: before[0].title)
     var changed = before[0]
     changed.title = "Changed by the failed save"
-    let batch = [Product.sample(id: 500), changed, Product.sample(id: 501, stock: -1), Product.sample(id: 502)]
+    let batch = [
+      Product.sample(id: 500, title: "Left behind 500"), changed, Product.sample(id: 501, title: refusedTitle),
+      Product.sample(id: 502, title: "Left behind 502"),
+    ]
     let failed = await Result { try await local.save(batch) }
-    #expect(isConstraintFailure(failed.failure), negativeStockComment(failed))
-    // Counted through the test's own connection, so this checks Task 4 before products() works.
-    let rows = try await guide.attempt(1, "a second connection should read id and title from products") {
-      try SQLiteConnection(path: file.path).prepare("SELECT id, title FROM products ORDER BY id").query {
-        (id: Int($0.int64(at: 0)), title: $0.text(at: 1) ?? "")
-      }
-    }
-    let expected = before.sorted { $0.id < $1.id }
-    let unchanged = rows.map(\.id) == expected.map(\.id) && rows.map(\.title) == expected.map(\.title)
+    #expect(isConstraintFailure(failed.failure), trappedSaveComment(failed, refused: 501))
+    // Looked for through the test's own connection, so this checks Task 4 before products() works.
+    let left = try ["Left behind 500", changed.title, "Left behind 502"].filter { try raw.holds($0) }
+    let original = try raw.holds(before[0].title)
     #expect(
-      unchanged,
+      left.isEmpty && original,
       guide.task(
         4,
-        "the failed save must leave nothing behind, neither product 500 nor the changed title: expected the ids \(expected.map(\.id)), got \(rows.map(\.id)) with titles \(rows.contains { $0.title == changed.title } ? "including the changed one" : "unchanged"). Run the whole loop in database.transaction"
+        "the failed save must leave nothing behind, neither product 500 nor the changed title of product \(changed.id): \(left.isEmpty ? "" : "the file still holds \(left)")\(original ? "" : "; the original title \"\(before[0].title)\" is gone"). Run the whole loop in database.transaction"
       )
     )
   }
 
   @Test func aFailedSaveLeavesTheStoreUsable() async throws {
-    let local = try await openDatabase()
-    let failed = await Result { try await local.save([.sample(id: 1), .sample(id: 2, stock: -1)]) }
-    try #require(isConstraintFailure(failed.failure), negativeStockComment(failed))
+    let file = TemporaryDatabase()
+    let local = try await openDatabase(file.path)
+    try await save([.sample(id: 9, title: "Known")], to: local, "saving product 9")
+    _ = try await trap(file.path, knownTitle: "Known")
+    let failed = await Result { try await local.save([.sample(id: 1), .sample(id: 2, title: refusedTitle)]) }
+    try #require(isConstraintFailure(failed.failure), trappedSaveComment(failed, refused: 2))
     try await save(
       [.sample(id: 3)], to: local,
       "a save after a failed one should work: the failed one must not leave its transaction open")
-    let ids = try await readAll(local, "reading after the good save").map(\.id)
+    let ids = try await readAll(local, "reading after the good save").map(\.id).sorted()
     #expect(
-      ids == [3],
+      ids == [3, 9],
       guide.task(
         4,
-        "after a failed save and a good one, expected [3], got \(ids)\(ids.contains(1) ? ": the failed save left product 1 behind; run the whole loop in one transaction" : "")"
+        "after a failed save and a good one, expected products [3, 9], got \(ids)\(ids.contains(1) ? ": the failed save left product 1 behind; run the whole loop in one transaction" : "")"
       ))
   }
 

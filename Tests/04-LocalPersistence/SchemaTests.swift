@@ -9,183 +9,118 @@ import Testing
   @testable import Lesson04
 #endif
 
-/// Tasks 1 and 2 through SQL alone: these pass as soon as the migrations do,
-/// before the data source can save or read.
+/// Tasks 1 and 2 through `init(path:)`: what a new file refuses, and a file the
+/// first release wrote, opened by this version of the store. The schema is
+/// yours; the first release's is history, and `Guide.swift` writes it.
 @Suite(.timeLimit(.minutes(1)))
 struct SchemaTests {
-  /// One column as `PRAGMA table_info` describes it.
-  struct Column: Equatable, CustomStringConvertible {
-    var name: String
-    var type: String
-    var notNull: Bool
-    var primaryKey: Bool
-
-    var description: String {
-      "\(name) \(type)" + (primaryKey ? " PRIMARY KEY" : "") + (notNull ? " NOT NULL" : "")
-    }
-  }
-
-  /// The products table as the doc specifies version 1, in order.
-  static let version1: [Column] = [
-    Column(name: "id", type: "INTEGER", notNull: false, primaryKey: true),
-    Column(name: "title", type: "TEXT", notNull: true, primaryKey: false),
-    Column(name: "description", type: "TEXT", notNull: true, primaryKey: false),
-    Column(name: "category", type: "TEXT", notNull: true, primaryKey: false),
-    Column(name: "price", type: "TEXT", notNull: true, primaryKey: false),
-    Column(name: "discount_percentage", type: "REAL", notNull: true, primaryKey: false),
-    Column(name: "rating", type: "REAL", notNull: true, primaryKey: false),
-    Column(name: "stock", type: "INTEGER", notNull: true, primaryKey: false),
-    Column(name: "thumbnail", type: "TEXT", notNull: false, primaryKey: false),
-    Column(name: "updated_at", type: "REAL", notNull: true, primaryKey: false),
-  ]
-
-  /// A `:memory:` database migrated to `version` one migration at a time, or
-  /// the test stops naming the first migration that failed.
-  func database(at version: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws
-    -> SQLiteConnection
-  {
-    let database = try SQLiteConnection(path: ":memory:")
-    for step in 1...version {
-      _ = try await guide.attempt(
-        step, "migration \(step) should run on a database at version \(step - 1)", sourceLocation: sourceLocation
-      ) { try database.migrate(Array(SQLiteProductLocalDataSource.migrations.prefix(step))) }
-    }
-    return database
-  }
-
-  func columns(of database: SQLiteConnection) throws -> [Column] {
-    try database.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info('products')").query {
-      Column(
-        name: $0.text(at: 0) ?? "", type: $0.text(at: 1) ?? "", notNull: $0.int64(at: 2) == 1,
-        primaryKey: $0.int64(at: 3) == 1)
-    }
-  }
-
-  /// What differs between two column lists, by name: missing, extra, or declared differently.
-  func columnDifferences(expected: [Column], actual: [Column]) -> String {
-    var problems: [String] = []
-    for column in expected {
-      guard let found = actual.first(where: { $0.name == column.name }) else {
-        problems.append("missing \(column)")
-        continue
+  @Test func refusesABlankTitleAndANegativeStock() async throws {
+    try await save([.sample(id: 1)], to: try await openDatabase(), "saving a plain product")
+    let bad: [(what: String, product: Product)] = [
+      ("an empty title", .sample(id: 2, title: "")), ("a stock of -1", .sample(id: 2, stock: -1)),
+    ]
+    var kept: [String] = []  // Nothing refused the product: Task 1's.
+    var swallowed: [String] = []  // Refused, since it is not there, but no error came out: Task 4's.
+    var cause: (any Error)?
+    for (what, product) in bad {
+      let local = try await openDatabase()
+      let saved = await Result { try await local.save([product]) }
+      let read = await Result { try await local.product(id: 2) }
+      let refused =
+        isConstraintFailure(saved.failure)
+        || { if case .unsavable(2, _)? = saved.failure as? LocalDataSourceError { true } else { false } }()
+      switch read {
+      case .failure(let error):
+        cause = cause ?? error
+        kept.append("\(what): reading afterwards gave the error \(shown(error))")
+      case .success(let product?) where refused:
+        kept.append("\(what) was refused, but product(id: 2) still reads \(product.title)")
+      case .success(let product?):
+        kept.append("\(what) was saved, and reads back as \"\(product.title)\" with stock \(product.stock)")
+      case .success(nil) where refused: continue
+      case .success(nil):
+        if let error = saved.failure {
+          cause = cause ?? error
+          kept.append("\(what) gave \(shown(error)), neither a constraint error nor .unsavable")
+        } else {
+          swallowed.append(what)
+        }
       }
-      if found != column { problems.append("\(found.name) is \"\(found)\", expected \"\(column)\"") }
     }
-    for column in actual where !expected.contains(where: { $0.name == column.name }) {
-      problems.append("unexpected column \(column)")
-    }
-    if problems.isEmpty && actual.map(\.name) != expected.map(\.name) {
-      problems.append("the columns are in the order \(actual.map(\.name)), expected \(expected.map(\.name))")
-    }
-    return problems.joined(separator: "; ")
-  }
-
-  @Test func version1CreatesTheTableAsSpecified() async throws {
-    let database = try await database(at: 1)
-    let found = try columns(of: database)
     #expect(
-      found == Self.version1,
+      kept.isEmpty,
       guide.task(
         1,
-        "migration 1 should create products exactly as the doc's table says: \(columnDifferences(expected: Self.version1, actual: found))"
-      )
-    )
-  }
-
-  @Test func version1RefusesABlankTitleAndANegativeStock() async throws {
-    let database = try await database(at: 1)
-    let insert = """
-      INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
-      VALUES (?, ?, '', 'test', '1', 0, 0, ?, NULL, 0)
-      """
-    _ = try await guide.attempt(1, "a version-1 row with a title and stock 3 should insert") {
-      try database.prepare(insert).run([1, "Lamp", 3])
-    }
-    let rows: [(what: String, values: [SQLiteValue])] = [
-      ("an empty title", [2, "", 3]), ("a stock of -1", [3, "Kettle", -1]), ("a NULL title", [4, nil, 3]),
-    ]
-    await guide.expectEvery(
-      rows, task: 1, "the table's constraints should refuse each bad row with a constraint failure (SQLITE_CONSTRAINT)"
-    ) { what, values in
-      let outcome = Result { try database.prepare(insert).run(values) }
-      return isConstraintFailure(outcome.failure)
-        ? nil : ("\(what) gave \(outcome.map { _ in "a new row" }.described)", nil)
-    }
-  }
-
-  @Test func version2AddsANullableBrandAndTheListsIndex() async throws {
-    let database = try await database(at: 2)
-    let found = try columns(of: database)
-    let expected = Self.version1 + [Column(name: "brand", type: "TEXT", notNull: false, primaryKey: false)]
-    // A wrong version-1 column is Task 1's, and its own test says so: here only what migration 2 adds counts.
-    let firstColumnsRight = Array(found.prefix(Self.version1.count)) == Self.version1
+        "the store should refuse each product that is no product, with SQLite's constraint error (a CHECK) or LocalDataSourceError.unsavable(id: 2, …), and keep nothing of it; \(kept.joined(separator: "; "))",
+        blaming: cause))
     #expect(
-      found == expected || !firstColumnsRight && found.last == expected.last && found.count == expected.count,
+      swallowed.isEmpty,
       guide.task(
-        2,
-        "migration 2 should add brand TEXT, nullable, after the version-1 columns: \(columnDifferences(expected: expected, actual: found))"
-      )
-    )
-    let indexes = try database.prepare("SELECT name FROM pragma_index_list('products') WHERE origin = 'c'").query {
-      $0.text(at: 0) ?? ""
-    }
-    let keys = try indexes.map { index in
-      try database.prepare("SELECT name, \"desc\" FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno").query(
-        [.text(index)]
-      ) { "\($0.text(at: 0) ?? "?") \($0.int64(at: 1) == 1 ? "DESC" : "ASC")" }
-    }
-    let foundIndexes =
-      keys.isEmpty ? "no index" : keys.map { "an index on (\($0.joined(separator: ", ")))" }.joined(separator: " and ")
-    let direction = keys.contains(["updated_at ASC", "id ASC"]) ? ": updated_at must be DESC" : ""
-    #expect(
-      keys.contains(["updated_at DESC", "id ASC"]),
-      guide.task(
-        2,
-        "migration 2 should create an index on (updated_at DESC, id ASC), the list's order; found \(foundIndexes)\(direction)"
-      )
-    )
+        4,
+        "save(_:) returned normally for \(swallowed.joined(separator: " and ")), yet the product was not stored: something refused it and the error was swallowed (try?); let it reach the caller"
+      ))
   }
 
-  @Test func migratesAVersion1FileAndKeepsItsData() async throws {
+  @Test func opensTheFirstReleasesFileWithItsRows() async throws {
     let file = TemporaryDatabase()
-    _ = try await guide.attempt(1, "a version-1 file with one row should be made by migration 1 and an INSERT") {
-      let database = try SQLiteConnection(path: file.path)
-      try database.migrate(Array(SQLiteProductLocalDataSource.migrations.prefix(1)))
-      try database.prepare(
-        """
-        INSERT INTO products (id, title, description, category, price, discount_percentage, rating, stock, thumbnail, updated_at)
-        VALUES (1, 'Kept across the migration', 'From version 1', 'legacy', '12.50', 5, 4.5, 3, NULL, 768000000)
-        """
-      ).run()
+    let row = FirstReleaseRow(id: 1)
+    try writeFirstReleaseFile(at: file.path, rows: [row])
+    let local = try await guide.attempt(2, "SQLiteProductLocalDataSource(path:) should open a first-release file") {
+      try SQLiteProductLocalDataSource(path: file.path)
     }
-    let (title, brandIsNull, version) = try await guide.attempt(
-      2, "opening that file and migrating it to version 2 should keep its row"
-    ) {
-      let database = try SQLiteConnection(path: file.path)
-      try database.migrate(SQLiteProductLocalDataSource.migrations)
-      let row = try database.prepare("SELECT title, brand IS NULL FROM products WHERE id = 1").query {
-        ($0.text(at: 0) ?? "", $0.int64(at: 1) == 1)
-      }
-      return (row.first?.0, row.first?.1, try database.userVersion())
+    let read = try await guide.attempt(2, "reading the first release's product 1 from the upgraded file") {
+      try await local.product(id: 1)
     }
+    // The same product saved into a new store: when that comes back wrong, the fault is Task 3's.
+    let savedNew = await Result {
+      let fresh = try SQLiteProductLocalDataSource(path: ":memory:")
+      try await fresh.save([row.product])
+      return try await fresh.product(id: 1)
+    }
+    let newIsRight = (try? savedNew.get()) == row.product
     #expect(
-      title == "Kept across the migration" && brandIsNull == true && version == 2,
+      read == row.product,
       guide.task(
-        2,
-        "the version-1 row should survive with brand NULL and the file should record user_version 2; got title \(title ?? "none"), brand NULL \(brandIsNull.map { "\($0)" } ?? "?"), user_version \(version)"
+        newIsRight ? 2 : 3,
+        "the first release's row should read as the product it stored (price 12.5, brand nil, the date \(row.updatedAt) s after 2001); \(read.map { differences(expected: row.product, actual: $0) } ?? "product 1 is missing")\(newIsRight ? ". Saved into a new file the same product comes back right, so look at what your migration does to the old rows" : "")"
       )
     )
   }
 
-  @Test func migratesOnlyOnce() async throws {
+  @Test func aNewFileAndAnUpgradedFileHaveTheSameSchema() async throws {
+    let fresh = TemporaryDatabase()
+    let upgraded = TemporaryDatabase()
+    try writeFirstReleaseFile(at: upgraded.path, rows: [FirstReleaseRow(id: 1)])
+    _ = try await openDatabase(fresh.path)
+    _ = try await guide.attempt(2, "SQLiteProductLocalDataSource(path:) should open a first-release file") {
+      try SQLiteProductLocalDataSource(path: upgraded.path)
+    }
+    let freshShape = try RawFile(fresh.path).shape()
+    let upgradedShape = try RawFile(upgraded.path).shape()
+    let differing = zip(freshShape, upgradedShape).filter { $0 != $1 }.map { "new \($0.0) / upgraded \($0.1)" }
+    #expect(
+      freshShape == upgradedShape,
+      guide.task(
+        2,
+        "a new install and a phone that updates from the first release should end with one schema: \(differing.isEmpty ? "new \(freshShape), upgraded \(upgradedShape)" : differing.joined(separator: "; ")). Migration 1 is the first release's table as it shipped; what changes comes after it"
+      )
+    )
+  }
+
+  @Test func reopensAnUpgradedFileWithoutMigratingAgain() async throws {
     let file = TemporaryDatabase()
-    let applied = try await guide.attempt(2, "migrating a new file, then opening and migrating it again") {
-      _ = try SQLiteConnection(path: file.path).migrate(SQLiteProductLocalDataSource.migrations)
-      return try SQLiteConnection(path: file.path).migrate(SQLiteProductLocalDataSource.migrations)
+    try writeFirstReleaseFile(at: file.path, rows: [FirstReleaseRow(id: 1)])
+    _ = try await guide.attempt(2, "SQLiteProductLocalDataSource(path:) should open a first-release file") {
+      try await SQLiteProductLocalDataSource(path: file.path).save([.sample(id: 2, title: "Saved after")])
+    }
+    let reopened = try await guide.attempt(
+      2, "opening the upgraded file a second time should not migrate it again (\"duplicate column name\")"
+    ) { try SQLiteProductLocalDataSource(path: file.path) }
+    let ids = try await guide.attempt(2, "reading the upgraded file after reopening it") {
+      try await reopened.products().map(\.id).sorted()
     }
     #expect(
-      applied.isEmpty,
-      guide.task(2, "a database at version 2 should need no migration when it opens again, but \(applied) ran again")
-    )
+      ids == [1, 2],
+      guide.task(2, "the upgraded file should keep the first release's product 1 and the saved 2, got \(ids)"))
   }
 }
