@@ -35,7 +35,7 @@ let stages: [Stage] = [
   Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"], writesTests: true),
   Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"]),
-  Stage(number: "07", name: "OfflineFirstStreams", uses: ["CourseSQLite"]),
+  Stage(number: "07", name: "OfflineFirstStreams", uses: ["CourseSQLite"], writesTests: true),
 ]
 
 // MARK: - Infrastructure

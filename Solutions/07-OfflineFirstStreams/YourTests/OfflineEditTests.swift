@@ -1,0 +1,61 @@
+import CourseClock
+import FakeCatalog
+import Foundation
+import Testing
+
+@testable import Solution07
+
+/// The whole offline path through its seams: a store on its own database, the
+/// repository in front of it, the engine, and a fake of the real catalog.
+struct OfflineEditTests {
+  let api = FakeCatalogAPI()
+  let store: OfflineProductStore
+  let repository: OfflineFirstProductRepository
+  let engine: ProductSyncEngine
+  let remote: URLSessionProductRemoteDataSource
+
+  init() throws {
+    remote = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: { Date() })
+    store = try OfflineProductStore(path: ":memory:")
+    repository = OfflineFirstProductRepository(store: store, remote: remote, now: { Date() })
+    engine = ProductSyncEngine(store: store, remote: remote, clock: TestClock(), random: { 0 })
+  }
+
+  /// The first product as the device holds it after a refresh, then renamed while offline.
+  func renameOffline(to titles: [String]) async throws -> Product {
+    try await repository.refresh()
+    api.inject(.offline)
+    var product = try #require(try await store.products().first { $0.id == 1 })
+    for title in titles {
+      product.title = title
+      try await repository.update(product)
+    }
+    return product
+  }
+
+  @Test func anOfflineEditShowsAtOnceAndWaitsInTheOutbox() async throws {
+    _ = try await renameOffline(to: ["Renamed"])
+    #expect(try await store.products().first { $0.id == 1 }?.title == "Renamed")
+    #expect(try await store.pendingCount() == 1)
+  }
+
+  @Test func aSyncBackOnlineSendsTheEditOnce() async throws {
+    _ = try await renameOffline(to: ["Renamed"])
+    api.clearFaults()
+    try await engine.syncNow()
+    #expect(try await remote.product(id: 1).title == "Renamed")
+    #expect(try await store.pendingCount() == 0)
+    #expect(api.requests.filter { $0.method != "GET" }.count == 1)
+  }
+
+  @Test func twoEditsReachTheCatalogInTheOrderTheyWereMade() async throws {
+    _ = try await renameOffline(to: ["First", "Second"])
+    api.clearFaults()
+    try await engine.syncNow()
+    #expect(try await remote.product(id: 1).title == "Second")
+    let titles = api.requests.filter { $0.method != "GET" }.compactMap { request in
+      request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["title"] as? String
+    }
+    #expect(titles == ["First", "Second"])
+  }
+}
