@@ -119,11 +119,23 @@ struct FaultCheck {
     let events = workspace.url("\(scratch)/.build/\(role.rawValue)-\(fault ?? "reference").events.jsonl")
     try? FileManager.default.createDirectory(at: events.deletingLastPathComponent(), withIntermediateDirectories: true)
     try? FileManager.default.removeItem(at: events)
+    let options = [
+      "--filter", "\(role.rawValue)\\.",
+      "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
+    ]
+    // On Linux the test product is one executable, which takes swift test's options
+    // itself: 0.1 s a run instead of a second of `swift test` around it. On macOS it
+    // is a bundle that only `swift test` knows how to start.
+    var isFolder: ObjCBool = false
+    let binary = workspace.url("\(scratch)/.build/debug/CourseFaultCheckPackageTests.xctest")
+    let direct =
+      FileManager.default.fileExists(atPath: binary.path, isDirectory: &isFolder) && !isFolder.boolValue
+      && FileManager.default.isExecutableFile(atPath: binary.path)
     let command =
-      ["env", "\(FaultSchema.variable)=\(fault ?? "")", "swift", "test"] + SwiftPackage.buildSystem + [
-        "--skip-build", "--filter", "\(role.rawValue)\\.",
-        "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
-      ]
+      ["env", "\(FaultSchema.variable)=\(fault ?? "")"]
+      + (direct
+        ? [binary.path, "--testing-library", "swift-testing"] + options
+        : ["swift", "test"] + SwiftPackage.buildSystem + ["--skip-build"] + options)
     let result = try runner.run(command, in: workspace.url(scratch), timeout: runTimeout, onLine: { _ in })
     var stream = TestEventStream(jsonLines: (try? String(contentsOf: events, encoding: .utf8)) ?? "")
     if result.timedOut || !stream.runEnded { stream.markUnfinishedAsFailed() }
