@@ -44,7 +44,7 @@ struct AppDependencies: Sendable {
     do {
       store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
     } catch let error as SQLiteError {
-      throw CatalogErrorMapper.map(error)
+      throw try CatalogErrorMapper.catalogError(from: error, now: now())
     } catch {
       // Only moving an unreadable file aside throws anything else: the device's storage failed.
       throw CatalogError.storage(.unavailable)
@@ -67,8 +67,7 @@ struct AppDependencies: Sendable {
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   static func sessionConfiguration() throws -> URLSessionConfiguration {
-    // TODO: Task 8. Start from URLSessionConfiguration.ephemeral; set the request
-    // timeout, the URL cache and the request cache policy as the list above says.
+    // TODO: Task 8. The app's own session, as "The app's own session" in Docs/06-ErrorMapping.md describes.
     throw NotDoneYet(
       "Task 8", in: "Docs/06-ErrorMapping.md", "sessionConfiguration() should configure the app's session")
   }

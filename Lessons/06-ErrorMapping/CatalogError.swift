@@ -59,9 +59,7 @@ enum CatalogError: Error, Sendable, Equatable {
   /// and the server errors that mean "not now" (500, 502, 503, 504). Everything
   /// else fails the same way every time: retrying only costs the user time.
   var isRetryable: Bool {
-    // TODO: Task 1. Switch over self: true for the failures that may pass if the
-    // same request is sent again later, false for those that fail the same way
-    // every time. This stub says false for everything, so nothing is retried yet.
+    // TODO: Task 1. Whether the same request may pass later (Docs/06-ErrorMapping.md, "One error above the data layer").
     false
   }
 
@@ -73,8 +71,7 @@ enum CatalogError: Error, Sendable, Equatable {
   /// nothing about what is saved: the catalog was not reached, was too slow,
   /// failed, or sent something that is not an answer.
   var allowsCachedFallback: Bool {
-    // TODO: Task 1. Switch over self: false for the refusals, true for the rest.
-    // This stub says true for everything, so a 401 still shows saved products.
+    // TODO: Task 1. Whether saved products may stand in: never for a refusal (same section of the doc).
     true
   }
 

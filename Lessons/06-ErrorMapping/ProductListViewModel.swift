@@ -135,9 +135,8 @@ final class ProductListViewModel {
   /// It never shows a status code alone, an `invalidData` text or an error's
   /// description: those are for logs.
   static func message(for error: CatalogError) -> FailureMessage {
-    // TODO: Task 5. Switch over error: one sentence per kind of trouble, each
-    // ending with a full stop; rate limited says when with Self.wait(_:).
-    // offersRetry is error.isRetryable.
+    // TODO: Task 5. A sentence a person reads, and Try Again only when it can help
+    // (Docs/06-ErrorMapping.md, "The sentence a person reads").
     FailureMessage(
       text: NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "message(for:) should say what happened to \(error)")
         .description,
@@ -150,8 +149,7 @@ final class ProductListViewModel {
   /// The repository falls back only when `error.allowsCachedFallback`; the
   /// refusals get a plain line all the same, so no error is without one.
   static func notice(for error: CatalogError) -> String {
-    // TODO: Task 5. Name the real cause, one line per kind of trouble: "offline"
-    // for .offline, and never "couldn't be reached" for a catalog that answered.
+    // TODO: Task 5. The real cause, above the saved products (same section of the doc).
     NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "notice(for:) should say why saved products are shown")
       .description
   }

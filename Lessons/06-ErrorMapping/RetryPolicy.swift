@@ -82,8 +82,7 @@ struct RetryPolicy: Sendable, Hashable {
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   func shouldRetry(_ error: CatalogError, attempt: Int, request: RetryRequest) throws -> Bool {
-    // TODO: Task 6. Attempts left? An idempotent request? A retryable error? A
-    // Retry-After, if any, within maxRetryAfter?
+    // TODO: Task 6. Rules 2–5 of "A retry policy, as a decorator" in Docs/06-ErrorMapping.md.
     throw NotDoneYet(
       "Task 6", in: "Docs/06-ErrorMapping.md", "shouldRetry(_:attempt:request:) should decide for \(error)")
   }
@@ -98,14 +97,7 @@ struct RetryPolicy: Sendable, Hashable {
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   func delay(after error: CatalogError, attempt: Int, random: Double) throws -> Duration {
-    // TODO: Task 6. The error's retryAfter, when it has one. Otherwise the ceiling
-    // min(maxDelay, baseDelay × 2^(attempt − 1)), doubled without overflowing, and
-    // `random` of it in whole milliseconds, rounded down (milliseconds(_:) helps).
+    // TODO: Task 6. The server's wait, or full jitter under a doubling, capped ceiling (rule 5).
     throw NotDoneYet("Task 6", in: "Docs/06-ErrorMapping.md", "delay(after:attempt:random:) should pick the wait")
-  }
-
-  /// Finished: a duration in whole milliseconds, rounded down.
-  func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 }

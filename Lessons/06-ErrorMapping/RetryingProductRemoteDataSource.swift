@@ -47,12 +47,8 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   func retrying<Value: Sendable>(
     _ request: RetryRequest, operation: @Sendable () async throws -> Value
   ) async throws -> Value {
-    // TODO: Task 7. Loop: return what operation() returns. On a CatalogError, stop
-    // if the task is cancelled or policy.shouldRetry says no; take the delay from
-    // policy.delay(after:attempt:random:) with random(); stop if the retry would
-    // start past policy.budget, timed from the start with startStopwatch(); sleep on
-    // clock; count the attempt. Anything that is not a CatalogError
-    // (CancellationError) goes straight out.
+    // TODO: Task 7. Run the operation, retrying as the policy says, within its budget, on the injected
+    // clock (rules 1–7 of "A retry policy, as a decorator" in Docs/06-ErrorMapping.md).
     throw NotDoneYet(
       "Task 7", in: "Docs/06-ErrorMapping.md", "retrying(_:operation:) should run the operation and retry it")
   }

@@ -72,21 +72,16 @@ let testDate = Date(timeIntervalSince1970: 1_767_225_600)
 /// A fixed wall clock to inject as `now`.
 let testNow: @Sendable () -> Date = { testDate }
 
-/// The mapper's functions as throwing function values, so a test calls them with
-/// `try` whether or not the learner's version still throws.
+/// The mapper's boundary, the one function of it the tests call: what a data
+/// source threw, as the app's error, with the test's `now`.
 enum Mapper {
-  static func urlError(_ error: URLError) throws -> CatalogError {
-    let map: (URLError) throws -> CatalogError = CatalogErrorMapper.map(_:)
-    return try map(error)
-  }
-
-  static func decoding(_ error: DecodingError) throws -> CatalogError {
-    let map: (DecodingError) throws -> CatalogError = CatalogErrorMapper.map(_:)
-    return try map(error)
+  static func boundary(_ error: any Error, now: Date = testDate) throws -> CatalogError {
+    try CatalogErrorMapper.catalogError(from: error, now: now)
   }
 }
 
-/// The policy's functions as throwing function values, as `Mapper`.
+/// The policy's requirements as throwing function values, so a test calls them
+/// with `try` whether or not the learner's version still throws.
 enum Policy {
   static func shouldRetry(_ policy: RetryPolicy, _ error: CatalogError, attempt: Int, request: RetryRequest) throws
     -> Bool

@@ -101,7 +101,7 @@ struct URLErrorMappingTests {
 
   @Test(arguments: table)
   func mapsEachCode(name: String, code: URLError.Code, expected: CatalogError) {
-    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    let outcome = Result { try Mapper.boundary(URLError(code)) }
     #expect(
       (try? outcome.get()) == expected,
       guide.task(2, "URLError(.\(name)) should map to .\(expected), got \(outcome)", blaming: outcome))
@@ -118,7 +118,7 @@ struct URLErrorMappingTests {
 
   @Test(arguments: lostConnections)
   func aConnectionCutShortIsLostOnEveryPlatform(name: String, code: URLError.Code) {
-    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    let outcome = Result { try Mapper.boundary(URLError(code)) }
     #expect(
       (try? outcome.get()) == .connectionLost,
       guide.task(
@@ -129,7 +129,7 @@ struct URLErrorMappingTests {
 
   @Test(arguments: [URLError.Code.cannotParseResponse, .zeroByteResource, .badURL])
   func aResponseTheAppCannotUseIsInvalidData(code: URLError.Code) {
-    let outcome = Result { try Mapper.urlError(URLError(code)) }
+    let outcome = Result { try Mapper.boundary(URLError(code)) }
     let isInvalidData =
       if case .invalidData(let text)? = try? outcome.get() { !text.contains("Not done yet") } else { false }
     #expect(
@@ -138,20 +138,71 @@ struct URLErrorMappingTests {
   }
 
   @Test func cancelledStaysCancellation() {
-    let outcome = Result { try Mapper.urlError(URLError(.cancelled)) }
+    let outcome = Result { try Mapper.boundary(URLError(.cancelled)) }
     #expect(
       outcome.failure is CancellationError,
       guide.task(
-        2, "URLError(.cancelled) is not a failure: the mapper throws CancellationError, got \(outcome)",
+        2, "URLError(.cancelled) is not a failure: catalogError(from:now:) throws CancellationError, got \(outcome)",
+        blaming: outcome))
+  }
+
+  /// What the boundary may be handed that needs no table: an error already mapped, and a cancellation.
+  static let alreadyMapped: [(String, any Error & Sendable, CatalogError?)] = [
+    ("CatalogError.notFound", CatalogError.notFound, .notFound),
+    (
+      "CatalogError.rateLimited(retryAfter: 5 s)", CatalogError.rateLimited(retryAfter: .seconds(5)),
+      .rateLimited(retryAfter: .seconds(5))
+    ),
+    ("CancellationError()", CancellationError(), nil),
+  ]
+
+  @Test(arguments: alreadyMapped)
+  func aMappedErrorStaysAsItIsAndCancellationStaysCancellation(
+    name: String, error: any Error & Sendable, expected: CatalogError?
+  ) {
+    let outcome = Result { try Mapper.boundary(error) }
+    let right = expected.map { (try? outcome.get()) == $0 } ?? (outcome.failure is CancellationError)
+    #expect(
+      right,
+      guide.task(
+        2,
+        "catalogError(from: \(name)) should \(expected.map { "give it back as it is, \(shown($0))" } ?? "throw CancellationError"): the finished remote source hands the boundary the CatalogErrors of your HTTP table too; got \(said(outcome))",
         blaming: outcome))
   }
 }
 
-/// Task 3: statuses, Retry-After in both forms, and bodies that are not JSON.
+/// Task 3: statuses, Retry-After in both forms, and bodies that are not JSON, each
+/// as an HTTP answer the finished remote source receives (`CannedHTTPAnswer`).
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPMappingTests {
+  /// A one-product page the contract promises, as a body.
+  static let page: Data = {
+    guard let record = try? JSONSerialization.jsonObject(with: JSONEncoderless.firstRecord),
+      let body = try? JSONSerialization.data(
+        withJSONObject: [
+          "products": [record], "total": 1, "skip": 0, "limit": 30,
+        ] as [String: Any])
+    else { preconditionFailure("the first fixture record makes a page") }
+    return body
+  }()
+
+  /// What the remote source gave, in a message: "1 product", or "threw …".
+  static func gave(_ outcome: Result<ProductPage, any Error>) -> String {
+    switch outcome {
+    case .success(let page): "\(page.products.count) product(s)"
+    case .failure(let error): "threw \(shown(error))"
+    }
+  }
+
+  /// An error answer, as the Catalog API sends one: JSON with a message.
+  static func answer(status: Int, retryAfter: String? = nil) -> CannedHTTPAnswer.Answer {
+    var headers = ["Content-Type": "application/json"]
+    headers["Retry-After"] = retryAfter
+    return .init(status: status, headers: headers, body: Data(#"{"message": "Injected failure"}"#.utf8))
+  }
+
   static let statuses: [(Int, CatalogError?)] = [
-    (200, nil), (204, nil),
+    (200, nil),
     (400, .rejected(status: 400)),
     (401, .unauthorized), (403, .unauthorized),
     (404, .notFound), (410, .notFound),
@@ -165,14 +216,17 @@ struct HTTPMappingTests {
   ]
 
   @Test(arguments: statuses)
-  func mapsEachStatus(status: Int, expected: CatalogError?) {
-    let mapped = CatalogErrorMapper.map(status: status, retryAfter: nil, now: testDate)
+  func mapsEachStatus(status: Int, expected: CatalogError?) async {
+    var answer = Self.answer(status: status)
+    if expected == nil { answer.body = Self.page }
+    let outcome = await CannedHTTPAnswer.products(answering: answer)
+    let right = expected.map { outcome.failure as? CatalogError == $0 } ?? ((try? outcome.get()) != nil)
     #expect(
-      mapped == expected,
+      right,
       guide.task(
         3,
-        "status \(status) without Retry-After should map to \(String(describing: expected)), got \(String(describing: mapped))",
-        blaming: String(describing: mapped)))
+        "an answer with status \(status) and no Retry-After should \(expected.map { "throw \(shown($0))" } ?? "go on to the body and decode: 1 product"); got \(Self.gave(outcome))",
+        blaming: outcome))
   }
 
   /// `now` + 90 s as an HTTP-date, in each of the three forms RFC 9110 allows.
@@ -199,8 +253,10 @@ struct HTTPMappingTests {
   ]
 
   @Test(arguments: retryAfters)
-  func readsRetryAfterOn429(header: String?, expected: Duration?, what: String) {
-    let mapped = CatalogErrorMapper.map(status: 429, retryAfter: header, now: testDate)
+  func readsRetryAfterOn429(header: String?, expected: Duration?, what: String) async {
+    // No Date header: the finished source measures a date from the injected now, testDate.
+    let outcome = await CannedHTTPAnswer.products(answering: Self.answer(status: 429, retryAfter: header))
+    let mapped = outcome.failure as? CatalogError
     // A date after `now` that gives no wait, or a wait below zero or a day off, was
     // most likely measured against Date(), whatever today is.
     let measuredAgainstToday: Bool =
@@ -211,60 +267,66 @@ struct HTTPMappingTests {
       }
     let clockNote =
       measuredAgainstToday
-      ? " (measure the date against the injected now, not Date(); read it with httpDate(_:))" : ""
+      ? " (measure the date against the now you are handed, not Date(); the finished httpDate(_:) reads it)" : ""
     #expect(
       mapped == .rateLimited(retryAfter: expected),
       guide.task(
         3,
-        "429 with Retry-After \(header.map { "\"\($0)\"" } ?? "missing") (\(what)), now \(testDate): expected .rateLimited(retryAfter: \(String(describing: expected))), got \(String(describing: mapped))\(clockNote)",
-        blaming: String(describing: mapped)))
+        "429 with Retry-After \(header.map { "\"\($0)\"" } ?? "missing") (\(what)), now \(testDate): expected .rateLimited(retryAfter: \(String(describing: expected))), got \(Self.gave(outcome))\(clockNote)",
+        blaming: outcome))
   }
 
-  @Test func readsRetryAfterOn503Too() {
-    let mapped = CatalogErrorMapper.map(status: 503, retryAfter: "30", now: testDate)
+  @Test func readsRetryAfterOn503Too() async {
+    let outcome = await CannedHTTPAnswer.products(answering: Self.answer(status: 503, retryAfter: "30"))
     #expect(
-      mapped == .server(status: 503, retryAfter: .seconds(30)),
+      outcome.failure as? CatalogError == .server(status: 503, retryAfter: .seconds(30)),
       guide.task(
         3,
-        "503 with Retry-After \"30\" should keep the wait: .server(status: 503, retryAfter: 30 s), got \(String(describing: mapped))",
-        blaming: String(describing: mapped)))
+        "503 with Retry-After \"30\" should keep the wait: .server(status: 503, retryAfter: 30 s), got \(Self.gave(outcome))",
+        blaming: outcome))
   }
 
-  static let bodies: [(String, String?, String)] = [
+  /// A body, its Content-Type, and what the answer must become; `nil` for the body is the page the contract promises.
+  static let bodies: [(String?, String?, String)] = [
     ("<html><body>Wi-Fi login required</body></html>", "text/html; charset=utf-8", "offline"),
     ("<!DOCTYPE html><html></html>", "application/json", "offline"),
     ("\n  <html></html>", nil, "offline"),
+    (nil, "text/html", "offline"),
     ("", "application/json", "invalidData"),
     ("   \n", "application/json", "invalidData"),
-    ("Service temporarily unavailable", "text/plain", "invalidData"),
-    (#"{"products": []}"#, "application/json; charset=utf-8", "json"),
-    (#"{"products": []}"#, "APPLICATION/JSON", "json"),
-    (#"{"message": "x"}"#, "application/problem+json", "json"),
-    (#"[1, 2]"#, nil, "json"),
+    (nil, "text/plain", "invalidData"),
+    (nil, "application/xml; charset=utf-8", "invalidData"),
+    (nil, "application/json; charset=utf-8", "json"),
+    (nil, "APPLICATION/JSON", "json"),
+    (nil, "application/vnd.catalog+json", "json"),
+    (nil, nil, "json"),
   ]
 
   @Test(arguments: bodies)
-  func tellsJSONFromAPageThatIsNot(body: String, contentType: String?, expected: String) {
-    let checked = CatalogErrorMapper.checkBody(Data(body.utf8), contentType: contentType)
+  func tellsJSONFromAPageThatIsNot(body: String?, contentType: String?, expected: String) async {
+    var headers: [String: String] = [:]
+    headers["Content-Type"] = contentType
+    let outcome = await CannedHTTPAnswer.products(
+      answering: .init(status: 200, headers: headers, body: body.map { Data($0.utf8) } ?? Self.page))
     let kind =
-      switch checked {
-      case nil: "json"
-      case .offline?: "offline"
-      case .invalidData(let text)? where !text.contains("Not done yet"): "invalidData"
-      default: "\(String(describing: checked))"
+      switch outcome {
+      case .success: "json"
+      case .failure(CatalogError.offline): "offline"
+      case .failure(CatalogError.invalidData(let text)) where !text.contains("Not done yet"): "invalidData"
+      case .failure(let error): "\(error)"
       }
     let why =
       switch expected {
       case "offline": "an HTML page where JSON was promised is a captive portal or a proxy: .offline"
-      case "invalidData": "a body that is empty or not JSON is .invalidData"
-      default: "JSON passes: nil"
+      case "invalidData": "a body that is empty, or of another type than JSON, is .invalidData"
+      default: "JSON, whatever the case or parameters of its type, is decoded: 1 product"
       }
     #expect(
       kind == expected,
       guide.task(
         3,
-        "a 200 with body \(body.debugDescription) and Content-Type \(contentType ?? "none"): \(why); got \(String(describing: checked))",
-        blaming: String(describing: checked)))
+        "a 200 with \(body.map { "body \($0.debugDescription)" } ?? "a page of the catalog") and Content-Type \(contentType ?? "none"): \(why); got \(Self.gave(outcome))",
+        blaming: outcome))
   }
 }
 
@@ -275,7 +337,7 @@ struct DecodingAndStorageMappingTests {
   func mapDecoding(_ json: String) throws -> Result<CatalogError, any Error> {
     let decoded = Result { try JSONDecoder.catalog().decode(ProductPageDTO.self, from: Data(json.utf8)) }
     let error = try #require(decoded.failure as? DecodingError, "the JSON \(json) should not decode")
-    return Result { try Mapper.decoding(error) }
+    return Result { try Mapper.boundary(error) }
   }
 
   static let pages: [(String, String)] = [
@@ -333,10 +395,10 @@ struct DecodingAndStorageMappingTests {
 
   @Test(arguments: codes)
   func mapsEachSQLiteCode(code: SQLiteResultCode, expected: CatalogError) {
-    let mapped = CatalogErrorMapper.map(SQLiteError(code: code, message: "injected"))
+    let outcome = Result { try Mapper.boundary(SQLiteError(code: code, message: "injected")) }
     #expect(
-      mapped == expected,
-      guide.task(4, "an SQLite error \(code) should map to \(expected), got \(mapped)", blaming: "\(mapped)"))
+      (try? outcome.get()) == expected,
+      guide.task(4, "an SQLite error \(code) should map to \(expected), got \(said(outcome))", blaming: outcome))
   }
 
   @Test func aRealConstraintFailureIsRefusedStorage() throws {
@@ -347,12 +409,12 @@ struct DecodingAndStorageMappingTests {
     let saved = Result { try database.prepare(SQLiteProductLocalDataSource.upsert).run(ProductRow(broken).values) }
     let error = try #require(
       saved.failure as? SQLiteError, "a negative stock must break the CHECK constraint, got \(saved)")
-    let mapped = CatalogErrorMapper.map(error)
+    let outcome = Result { try Mapper.boundary(error) }
     #expect(
-      mapped == .storage(.refused),
+      (try? outcome.get()) == .storage(.refused),
       guide.task(
-        4, "SQLite's own CHECK failure (\(error.code)) should map to .storage(.refused), got \(mapped)",
-        blaming: "\(mapped)"))
+        4, "SQLite's own CHECK failure (\(error.code)) should map to .storage(.refused), got \(said(outcome))",
+        blaming: outcome))
   }
 
   @Test func theStoresOwnErrorsAreStorageFailures() async throws {
@@ -367,13 +429,34 @@ struct DecodingAndStorageMappingTests {
       saved.failure as? LocalDataSourceError, "save(_:) must refuse a price of -1, got \(saved)")
     let corrupt = try #require(
       read.failure as? LocalDataSourceError, "a stored price of \"12abc\" must not read back, got \(read)")
-    let mapped = try [unsavable, corrupt].map { try CatalogErrorMapper.catalogError(from: $0, now: testDate) }
+    let mapped = [unsavable, corrupt].map { error in Result { try Mapper.boundary(error) } }
     #expect(
-      mapped == [.storage(.refused), .storage(.damaged)],
+      mapped.map { try? $0.get() } == [.storage(.refused), .storage(.damaged)],
       guide.task(
         4,
-        "the store's own errors are storage failures: \(unsavable) is refused, \(corrupt) is damaged; got \(mapped)"
-      ))
+        "the store's own errors are storage failures: \(unsavable) is refused, \(corrupt) is damaged; got \(mapped.map(said))",
+        blaming: mapped))
+  }
+}
+
+extension DecodingAndStorageMappingTests {
+  /// The data layer's own errors, from stages 02–05: what the DTO mapper and the
+  /// endpoint builder throw reaches the boundary as `RemoteDataSourceError`.
+  static let dataLayerErrors: [(RemoteDataSourceError, String)] = [
+    (.invalidData("product 1: price -1 is not an amount of money"), "product 1: price -1 is not an amount of money"),
+    (.invalidRequest("the endpoint /products?limit=-1 is not a URL"), "the endpoint /products?limit=-1 is not a URL"),
+  ]
+
+  @Test(arguments: dataLayerErrors)
+  func theDataLayersOwnErrorsKeepTheirText(error: RemoteDataSourceError, text: String) {
+    let outcome = Result { try Mapper.boundary(error) }
+    let kept = if case .invalidData(let got)? = try? outcome.get() { got.contains(text) } else { false }
+    #expect(
+      kept,
+      guide.task(
+        4,
+        "catalogError(from: \(error)) should be .invalidData keeping its text for the logs (\"\(text)\"), got \(said(outcome))",
+        blaming: outcome))
   }
 }
 

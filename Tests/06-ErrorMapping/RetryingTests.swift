@@ -192,7 +192,7 @@ struct RetryingTests {
   }
 
   @Test func aLostConnectionIsRetriedWithTheSameKey() async {
-    let mapped = Result { try Mapper.urlError(URLError(.unknown)) }
+    let mapped = Result { try Mapper.boundary(URLError(.unknown)) }
     guard (try? mapped.get()) == .connectionLost else {
       Issue.record(
         guide.task(
@@ -209,7 +209,7 @@ struct RetryingTests {
     let outcome = await Self.run(on: rig.clock) {
       try await rig.retrying.retrying(request) { () throws -> Int in
         keys.withLock { $0.append(request.idempotencyKey ?? "none") }
-        throw try Mapper.urlError(URLError(.unknown))
+        throw try Mapper.boundary(URLError(.unknown))
       }
     }
     let sent = keys.withLock { $0 }

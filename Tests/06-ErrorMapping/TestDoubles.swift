@@ -1,7 +1,12 @@
 import CourseClock
 import Foundation
+import StageTesting
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 #if SOLUTION
   @testable import Solution06
@@ -132,4 +137,51 @@ actor HoldingProductRepository: ProductRepository {
   func product(id: Int, policy: CachePolicy) async throws -> RepositoryAnswer<Product> {
     throw CatalogError.notFound
   }
+}
+
+/// Answers every request of its session with one canned HTTP answer (a status,
+/// headers and a body), for the HTTP tables, which need headers and bodies the
+/// fake API does not make. Each answer has a host of its own, so tests that run
+/// at once never share one.
+final class CannedHTTPAnswer: URLProtocol {
+  struct Answer: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+  }
+
+  private static let answers = Mutex<[String: Answer]>([:])
+
+  /// Reads the first page through the finished remote source, over a session
+  /// whose every request gets `answer`, with `testNow` as the source's wall clock.
+  static func products(answering answer: Answer) async -> Result<ProductPage, any Error> {
+    let host = "canned-\(UUID().uuidString.lowercased()).test"
+    guard let baseURL = URL(string: "https://\(host)") else { preconditionFailure("\(host) is a valid host") }
+    answers.withLock { $0[host] = answer }
+    defer { answers.withLock { $0[host] = nil } }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [CannedHTTPAnswer.self]
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: testNow)
+    return await Result { try await remote.products(limit: 30, skip: 0) }
+  }
+
+  override class func canInit(with request: URLRequest) -> Bool { true }
+  override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+  override func startLoading() {
+    guard let url = request.url, let answer = Self.answers.withLock({ $0[url.host ?? ""] }),
+      let response = HTTPURLResponse(
+        url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)
+    else {
+      client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
+      return
+    }
+    client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    client?.urlProtocol(self, didLoad: answer.body)
+    client?.urlProtocolDidFinishLoading(self)
+  }
+
+  override func stopLoading() {}
 }
