@@ -32,9 +32,9 @@ let stages: [Stage] = [
   Stage(number: "01", name: "ViewCallsURLSession"),
   Stage(number: "02", name: "DataSources", writesTests: true),
   Stage(number: "03", name: "DependencyInjection", writesTests: true),
-  Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"]),
+  Stage(number: "04", name: "LocalPersistence", uses: ["CourseSQLite"], writesTests: true),
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"], writesTests: true),
-  Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"]),
+  Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"], writesTests: true),
   Stage(number: "07", name: "OfflineFirstStreams", uses: ["CourseSQLite"], writesTests: true),
 ]
 

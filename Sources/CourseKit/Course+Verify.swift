@@ -45,7 +45,21 @@ extension Course {
   /// answers pass on the solution and catch every fault; the lesson's
   /// placeholders fail and name their tasks; every task has three faults or more.
   func faultChecks(_ stage: Stage) throws -> [StageVerdict.Check] {
-    guard let list = faultList(of: stage) else { return [] }
+    guard let list = faultList(of: stage) else {
+      // A course with a Faults/ folder has test tasks from stage 02 on (contract item 11).
+      guard package.workspace.exists("Faults"), let number = Int(stage.number), number >= 2 else { return [] }
+      return [
+        StageVerdict.Check(
+          ok: false,
+          text: "\(FaultList.path(of: stage)) is missing: from stage 02 on, every stage has a \"Write the test\" "
+            + "task, its faults in that file and its tests in Lessons/ and Solutions/\(stage.folder)/YourTests")
+      ]
+    }
+    guard !list.tasks.isEmpty else {
+      return [
+        StageVerdict.Check(ok: false, text: "\(FaultList.path(of: stage)) has no `## Task N: …` section")
+      ]
+    }
     let path = FaultList.path(of: stage)
     var checks = list.problems.map { StageVerdict.Check(ok: false, text: "\(path): \($0)") }
     for task in list.tasks {

@@ -170,7 +170,11 @@ struct FaultCheck {
     var lines: [String] = []
     for outcome in outcomes {
       let task = outcome.task
-      let count = "Your tests caught \(outcome.caught.count) of \(task.faults.count) faults."
+      var count = "Your tests caught \(outcome.caught.count) of \(task.faults.count) faults."
+      if !outcome.failingOnReference.isEmpty, !outcome.isPlaceholder {
+        // A test that fails whatever the code is makes every fault look caught; none is counted.
+        count += " None counts while a test fails against the reference."
+      }
       let head = "Task \(task.number) \"\(task.title)\": "
       lines.append(
         (outcome.isComplete ? style.green("✔") : style.red("✘")) + " " + head + count)

@@ -263,3 +263,23 @@ struct FaultCheckTests {
     #expect(!ledger.isComplete && !ledger.isCurrent, "an edit to a test needs a new check")
   }
 }
+
+/// `course verify` and the "Write the test" tasks.
+struct FaultVerifyTests {
+  @Test func aCourseWithFaultsNeedsThemFromStageTwoOn() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    try folder.write(
+      "Docs/02-Next.md", "# Next\n\n" + TemporaryWorkspace.decisions + "## Tasks\n\n" + TemporaryWorkspace.tasks)
+    let (plainStatus, plainOutput, _) = folder.run(.verify)
+    #expect(!plainOutput.contains("Faults/"), "a course without Faults/ is not asked for test tasks: \(plainOutput)")
+    _ = plainStatus
+    try folder.write("Faults/README.md", "The faults of each stage's test tasks.\n")
+    let (status, output, _) = folder.run(.verify)
+    #expect(status == 1)
+    #expect(
+      output.contains(
+        "✘ Faults/02-Next.md is missing: from stage 02 on, every stage has a \"Write the test\" task"),
+      "\(output)")
+    #expect(!output.contains("Faults/01-Intro.md"), "stage 01 has no test task: \(output)")
+  }
+}

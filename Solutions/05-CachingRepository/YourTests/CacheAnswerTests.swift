@@ -7,7 +7,7 @@ struct CacheAnswerTests {
   /// A store holding `products`, fetched `age` seconds before noon.
   func store(holding products: [Product], age: TimeInterval) async throws -> InMemoryProductCacheStore {
     let store = InMemoryProductCacheStore()
-    try await store.saveList(products, fetchedAt: noon.addingTimeInterval(-age))
+    await store.saveList(products, fetchedAt: noon.addingTimeInterval(-age))
     return store
   }
 
