@@ -212,7 +212,7 @@ struct SQLiteProductLocalDataSourceTests {
       left.isEmpty && original,
       guide.task(
         4,
-        "the failed save must leave nothing behind, neither product 500 nor the changed title of product \(changed.id): \(left.isEmpty ? "" : "the file still holds \(left)")\(original ? "" : "; the original title \"\(before[0].title)\" is gone"). Run the whole loop in database.transaction"
+        "the failed save must leave nothing behind, neither product 500 nor the changed title of product \(changed.id): \(left.isEmpty ? "" : "the file still holds \(left)")\(original ? "" : "; the original title \"\(before[0].title)\" is gone"). \(failed.failure == nil ? "save(_:) returned normally, so the refusal was swallowed (a try? in the loop?) and the transaction committed what came before and after it" : "Run the whole loop in database.transaction, so a refusal rolls back what came before it")"
       )
     )
   }

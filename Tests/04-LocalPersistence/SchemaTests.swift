@@ -14,7 +14,7 @@ import Testing
 /// yours; the first release's is history, and `Guide.swift` writes it.
 @Suite(.timeLimit(.minutes(1)))
 struct SchemaTests {
-  @Test func refusesABlankTitleAndANegativeStock() async throws {
+  @Test func refusesAnEmptyTitleAndANegativeStock() async throws {
     try await save([.sample(id: 1)], to: try await openDatabase(), "saving a plain product")
     let bad: [(what: String, product: Product)] = [
       ("an empty title", .sample(id: 2, title: "")), ("a stock of -1", .sample(id: 2, stock: -1)),

@@ -373,7 +373,7 @@ struct PolicyTests {
       answer.failure is CancellationError,
       guide.task(
         5,
-        "\(policy) (list \(Int(age)) s old) cancelled while the network works should throw CancellationError, not fall back to the cache: got \(describe(answer))",
+        "\(policy) (list \(Int(age)) s old) cancelled while the network is held should throw CancellationError, not fall back to the cache: got \(describe(answer))",
         blaming: answer))
   }
 }

@@ -130,15 +130,28 @@ struct RevalidationTests {
 /// cancelled, nothing is written, and nothing is reported as a failure.
 @Suite(.timeLimit(.minutes(1)))
 struct RevalidationOwnershipTests {
+  /// A refresh whose request went on after it was cancelled, while callers shared
+  /// requests, most likely went through a shared request that ignores its callers'
+  /// cancellation: Task 7's, not the refresh's.
+  static func taskAtFault(ended: Bool, shared: Bool) -> Int { !ended && shared ? 7 : 6 }
+
+  static func sharedRequestNote(ended: Bool, shared: Bool) -> String {
+    guard !ended, shared else { return "" }
+    return "the refresh's request goes through a shared request, which must end when its last caller is "
+      + "cancelled (each caller waits on its own continuation, resumed from onCancel; see Task 7's messages too): "
+  }
+
   @Test func lettingTheRepositoryGoCancelsItsRefresh() async throws {
     let now = TestNow()
     let remote = SpyProductRemoteDataSource(holdsCalls: true)
     let disk: any ProductCacheStore = InMemoryProductCacheStore()
     let store = SpyCacheStore(wrapping: disk)
     let diagnostics = DiagnosticsSpy()
+    let activity = ActivitySpy()
     try await disk.saveList(firstPage, fetchedAt: now.date.addingTimeInterval(-500))
     var repository: CachingProductRepository? = CachingProductRepository(
-      remote: remote, store: store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook)
+      remote: remote, store: store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook,
+      activity: activity.hook)
     weak let probe = repository
     let answer: Result<RepositoryAnswer<[Product]>, any Error>
     do {
@@ -165,8 +178,9 @@ struct RevalidationOwnershipTests {
     #expect(
       ended && cancelled == 1 && writes == 0 && probe == nil,
       guide.task(
-        6,
-        "the app let the repository go while its background refresh waited for the network: the repository should go away and cancel the refresh (deinit), so its request ends cancelled and nothing is written; \(ended ? "" : "the request went on until the test let the network answer, ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s), the repository \(probe == nil ? "went away" : "is still alive: something holds it strongly; the refresh's Task must hold it weakly ([weak self]), and so must everything the refresh runs")",
+        Self.taskAtFault(ended: ended, shared: activity.sawSharedRequests),
+        Self.sharedRequestNote(ended: ended, shared: activity.sawSharedRequests)
+          + "the app let the repository go while its background refresh waited for the network: the repository should go away and cancel the refresh (deinit), so its request ends cancelled and nothing is written; \(ended ? "" : "the request went on until the test let the network answer, ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s), the repository \(probe == nil ? "went away" : "is still alive: something holds it strongly; the refresh's Task must hold it weakly ([weak self]), and so must everything the refresh runs")",
         blaming: answer))
     #expect(
       diagnostics.recorded.isEmpty,
@@ -194,11 +208,13 @@ struct RevalidationOwnershipTests {
     await harness.remote.release()
     await harness.waitForRevalidations()
     let (cancelled, writes) = (await harness.remote.cancelledCalls, await harness.store.writes)
+    let shared = harness.activity.sawSharedRequests
     #expect(
       ended && cancelled == 1 && writes == 0,
       guide.task(
-        6,
-        "cancelRevalidations() stops the refresh waiting for the network: its request should end cancelled at once, and nothing be written; \(ended ? "" : "the request went on until the test let the network answer; ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s)",
+        Self.taskAtFault(ended: ended, shared: shared),
+        Self.sharedRequestNote(ended: ended, shared: shared)
+          + "cancelRevalidations() stops the refresh waiting for the network: its request should end cancelled at once, and nothing be written; \(ended ? "" : "the request went on until the test let the network answer; ")\(cancelled) request(s) ended cancelled, \(writes) disk write(s)",
         blaming: answer))
     #expect(
       harness.diagnostics.recorded.isEmpty,
