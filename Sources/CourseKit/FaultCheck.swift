@@ -154,11 +154,16 @@ struct FaultCheck {
       }
       var caught: [FaultList.Fault] = []
       var missed: [FaultList.Fault] = []
+      // A test that fails on the reference catches nothing: it would fail whatever
+      // the code. The task's other tests still count.
+      let passing = ids.filter { !reference.failedIDs.contains($0) }
       for fault in task.faults {
         let run = runs[fault.id] ?? reference
-        let anyFailed = ids.contains { run.failedIDs.contains($0) }
-        // Tests that fail on the reference catch nothing: they would fail whatever the code.
-        if anyFailed, failing.isEmpty { caught.append(fault) } else { missed.append(fault) }
+        if passing.contains(where: { run.failedIDs.contains($0) }) {
+          caught.append(fault)
+        } else {
+          missed.append(fault)
+        }
       }
       return TaskOutcome(
         task: task, tests: ids.map(reference.name(of:)), failingOnReference: failing, caught: caught, missed: missed)
@@ -172,8 +177,7 @@ struct FaultCheck {
       let task = outcome.task
       var count = "Your tests caught \(outcome.caught.count) of \(task.faults.count) faults."
       if !outcome.failingOnReference.isEmpty, !outcome.isPlaceholder {
-        // A test that fails whatever the code is makes every fault look caught; none is counted.
-        count += " None counts while a test fails against the reference."
+        count += " (Only the tests that pass against the reference count.)"
       }
       let head = "Task \(task.number) \"\(task.title)\": "
       lines.append(
@@ -194,10 +198,9 @@ struct FaultCheck {
         lines.append("      \(failing.message)")
       }
       if !outcome.failingOnReference.isEmpty {
-        lines.append("    A test that fails whatever the code is catches no fault; fix it first.")
-        continue
+        lines.append("    A test that fails whatever the code is catches no fault: fix it or take it out.")
       }
-      if outcome.caught.isEmpty, !task.faults.isEmpty {
+      if outcome.caught.isEmpty, !task.faults.isEmpty, outcome.failingOnReference.isEmpty {
         lines.append(
           "    Your tests pass against every fault. A test that asserts nothing, or only that a value is "
             + "not nil, catches none: expect the exact value the behaviour gives.")

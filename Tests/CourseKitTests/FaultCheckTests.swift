@@ -229,6 +229,19 @@ struct FaultCheckTests {
     #expect(lines.contains("      expected 3 items, got 2"))
   }
 
+  @Test func theTestsThatPassOnTheReferenceStillCountBesideOneThatFails() throws {
+    let results = try outcomes { fault in
+      Self.stream(Self.tests, failing: fault == "t3f1" ? ["a()", "b()"] : ["a()"], message: "expected 3, got 2")
+    }
+    #expect(results[0].caught.map(\.id) == ["t3f1"], "b() passes on the reference and fails on t3f1")
+    #expect(!results[0].isComplete, "a task with a test that fails on the reference is not done")
+    let lines = FaultCheck.lines(results, stage: Stage(number: "01", name: "Intro"), style: Style(colored: false))
+    #expect(
+      lines.contains(
+        "✘ Task 3 \"Write the test: loading\": Your tests caught 1 of 3 faults. (Only the tests that pass against the reference count.)"
+      ), "\(lines)")
+  }
+
   @Test func thePlaceholderIsNamedAsSuch() throws {
     let results = try outcomes { _ in
       Self.stream(
