@@ -35,7 +35,7 @@ struct HintsCheckTests {
     let checks = HintsCheck.checks(for: Self.stage, in: folder.workspace)
     #expect(
       checks.map(\.text) == [
-        "Docs/hints/04-LocalPersistence.md: 3 hints for each of the 5 tasks, titled as in Docs/04-LocalPersistence.md"
+        "Docs/hints/04-LocalPersistence.md: 3 hints for each of the 6 tasks, titled as in Docs/04-LocalPersistence.md"
       ])
   }
 
@@ -43,7 +43,7 @@ struct HintsCheckTests {
     let folder = try Self.copyOfStage04()
     var hints = try folder.read("Docs/hints/04-LocalPersistence.md")
     // Task 3 keeps one hint, Task 5 gets another title, and Task 9 appears from nowhere.
-    let task3 = try #require(hints.range(of: "## Task 3: Map rows to products and back"))
+    let task3 = try #require(hints.range(of: "## Task 3: Give back what was saved"))
     let task4 = try #require(hints.range(of: "## Task 4:"))
     let hint2 = try #require(hints.range(of: "### Hint 2", range: task3.upperBound..<task4.lowerBound))
     hints.removeSubrange(hint2.lowerBound..<task4.lowerBound)
@@ -74,10 +74,10 @@ struct HintsCheckTests {
     try folder.write(
       "Docs/hints/04-LocalPersistence.md",
       try folder.read("Docs/hints/04-LocalPersistence.md").replacingOccurrences(
-        of: "## Task 2: Migrate to version 2", with: "## Not a task"))
+        of: "## Task 2: Open the first release's file", with: "## Not a task"))
     #expect(
       HintsCheck.checks(for: Self.stage, in: folder.workspace).map(\.text)
-        == ["Docs/hints/04-LocalPersistence.md has no `## Task 2: Migrate to version 2` section"])
+        == ["Docs/hints/04-LocalPersistence.md has no `## Task 2: Open the first release's file` section"])
     try FileManager.default.removeItem(
       at: folder.workspace.root.appendingPathComponent("Docs/hints/04-LocalPersistence.md"))
     #expect(
