@@ -17,9 +17,9 @@ extension Course {
       var note = ""
       if faultList(of: stage).map({ !$0.tasks.isEmpty }) == true {
         let ledger = FaultLedger(workspace: package.workspace, stage: stage)
-        if !ledger.isComplete {
-          // Solved means the code passes and the learner's tests catch every fault.
-          if case .solved(let total) = progress { progress = .inProgress(passed: total, total: total) }
+        // Solved means the code passes and the learner's tests catch every fault.
+        if !ledger.isComplete, case .solved(let total) = progress {
+          progress = .inProgress(passed: total, total: total)
           note = style.dim(
             ledger.isCurrent
               ? " · your tests miss faults" : " · your tests: run `swift run course check \(stage.number)`")
