@@ -296,3 +296,19 @@ struct FaultVerifyTests {
     #expect(!output.contains("Faults/01-Intro.md"), "stage 01 has no test task: \(output)")
   }
 }
+
+/// `course status` and the "Write the test" tasks.
+struct FaultStatusTests {
+  @Test func aPassingStageIsSolvedOnlyOnceItsTestsCatchEveryFault() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write("Faults/01-Intro.md", FaultCheckTests.list)
+    let (_, before, _) = folder.run(.status, answers: CannedRun.answer(lesson: .allPass))
+    #expect(before.contains("● in progress   3/3 tests pass"), "\(before)")
+    #expect(before.contains("your tests: run `swift run course check 01`"), "\(before)")
+    FaultLedger(workspace: folder.workspace, stage: Stage(number: "01", name: "Intro")).record(complete: true)
+    let (_, after, _) = folder.run(.status, answers: CannedRun.answer(lesson: .allPass))
+    #expect(after.contains("✔ solved"), "\(after)")
+    let (_, failing, _) = folder.run(.status, answers: CannedRun.answer(lesson: .lessonFails))
+    #expect(!failing.contains("your tests"), "a stage whose suite fails is not told about its tests: \(failing)")
+  }
+}
