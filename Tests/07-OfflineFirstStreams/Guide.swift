@@ -276,7 +276,6 @@ func broadcastBasicsProblem() async -> String? {
   broadcast.publish(8)
   broadcast.publish(9)
   let reader = StreamReader(stream)
-  defer { reader.cancel() }
   _ = await reader.waitFor(count: 3)
   let values = reader.values
   if values.isEmpty {
@@ -294,14 +293,21 @@ func broadcastBasicsProblem() async -> String? {
       "a new subscriber of a broadcast holding 7, with 8 and 9 published before it read anything, must get [7, 8, 9]; it got \(values)\(hint)"
   }
   guard await returnsOnItsOwnThread({ broadcast.finish() }) else {
+    // Left reading, never cancelled: cancelling would run its onTermination, which may wait for the stuck lock.
+    stuckReaders.withLock { $0.append(reader) }
     return
       "finish() never returned (given \(safetyLimit) on a thread of its own): it deadlocked, as it does when it finishes a stream while holding the lock that stream's onTermination takes (see Common mistakes)"
   }
+  defer { reader.cancel() }
   if !(await reader.waitForEnd()) {
     return "finish() must end every stream; a subscriber's stream was still open after finish()"
   }
   return nil
 }
+
+/// The readers of broadcasts whose `finish()` never returned, kept so that
+/// nothing ever cancels them.
+let stuckReaders = Mutex<[StreamReader<Int>]>([])
 
 /// Records an issue naming Task 1 and returns `false` while a broadcast does not
 /// yet hand a subscriber its current value and a published one, or `finish()`
