@@ -139,6 +139,22 @@ struct StatusTests {
           7, "expected \(describe(stopped)) \(storeFailure), got \(describe(first))", blaming: outcome))
       return
     }
+    // Until its backoff passes on the clock, which this test never advances, the engine only waits: its
+    // timer's sleeper registers, and no status follows. A sync started now would be a retry that did not wait.
+    let another = Task { await statuses.waitFor(count: stopped.count + 1) }
+    _ = await waitFor({ await harness.clock.waitForSleepers() }, unlessFinished: another)
+    another.cancel()
+    guard statuses.values.count == stopped.count else {
+      let seen = statuses.values
+      connectivity.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7,
+          "expected the engine to wait after \(describe(stopped)): with the store still failing and no new true, it started another sync at once (\(describe(seen))); a retry is due only when the backoff has passed on the injected clock (250 ms here, and the test never advances it)",
+          blaming: outcome))
+      return
+    }
     try file.refuseWrites(false)
     connectivity.yield(true)
     connectivity.finish()
