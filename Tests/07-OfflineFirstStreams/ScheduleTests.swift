@@ -238,11 +238,14 @@ struct Schedule {
     guard outbox.isEmpty else {
       let left = "the outbox still holds \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
       // A conflict that ended set aside is Task 6's: resolving a 412 settles the entry, whoever wins.
-      let conflict = outbox.contains { if case .setAside(let reason) = $0.state { reason.contains("412") } else { false } }
+      let conflict = outbox.contains {
+        if case .setAside(let reason) = $0.state { reason.contains("412") } else { false }
+      }
       return conflict
         ? ScheduleProblem(
           task: 6,
-          "\(left): a conflict (412) was set aside instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet")
+          "\(left): a conflict (412) was set aside instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet"
+        )
         : ScheduleProblem(left)
     }
     let device = try await store.products()
@@ -258,7 +261,8 @@ struct Schedule {
       let version = theirs?["meta"]?["updatedAt"]?.stringValue
       guard product.title == title, product.stock == stock, product.version == version else {
         return ScheduleProblem(
-          "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog")
+          "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
+        )
       }
     }
     let titles = catalog.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("Added ") }

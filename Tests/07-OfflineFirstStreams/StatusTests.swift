@@ -172,7 +172,8 @@ struct StatusTests {
       why =
         "after a failed sync the engine keeps following connectivity, and the next true sends the write, still first in line, again"
     } else {
-      why = "after a failed sync the engine keeps following connectivity, and the write, still first in line, goes again"
+      why =
+        "after a failed sync the engine keeps following connectivity, and the write, still first in line, goes again"
     }
     #expect(
       seen == expected && outcome.failure == nil,
@@ -287,7 +288,8 @@ struct SyncTriggerTests {
     guard await statuses.waitFor(count: offline.count) else {
       Issue.record(
         guide.task(
-          7, "expected \(describe(offline)) after yield(false), got \(describe(statuses.values)) (\(statuses.whyShort))"))
+          7, "expected \(describe(offline)) after yield(false), got \(describe(statuses.values)) (\(statuses.whyShort))"
+        ))
       return
     }
     connectivity.yield(true)
