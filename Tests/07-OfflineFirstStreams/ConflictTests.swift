@@ -39,7 +39,7 @@ struct ConflictTests {
       Issue.record(
         guide.task(
           4,
-          "the edit was sent without If-Match, so the catalog could not tell its copy changed (no 412): record(_:editedAt:) must queue the edit with its baseVersion(for:)"
+          "the edit was sent without If-Match, so the catalog could not tell its copy changed (no 412): an update must wait in the outbox with the version of the product it started from, which the sync sends as If-Match"
         ))
     }
     return harness
@@ -95,13 +95,13 @@ struct ConflictTests {
   }
 
   /// Reading the catalog's copy is a request like any other: a transient failure
-  /// stops the sync with the edit still waiting (Task 5's settle); it is not a refusal.
+  /// stops the sync with the edit still waiting; it is not a refusal.
   @Test func aConflictWhoseCatalogCopyCannotBeReadStopsTheSync() async throws {
     let harness = try Harness(conflictPolicy: .serverWins)
-    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
     var edited = try #require(realProducts.first)
     edited.title = "Mine"
-    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else {
+    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else {
       return
     }
     try await theirEdit(harness)
@@ -111,8 +111,8 @@ struct ConflictTests {
     #expect(
       outcome.failure as? CatalogError == .server(status: 503) && outbox.map(\.state) == [.pending],
       guide.task(
-        5,
-        "expected a conflict whose catalog copy can't be read (503 after the retries) to stop the sync with .server(status: 503) and keep the edit waiting: settle(_:refusedWith:) sets aside only what retrying can't help; got \(outcome) and outbox \(outbox.map(\.state))",
+        6,
+        "expected a conflict whose catalog copy can't be read (503 after the retries) to stop the sync with .server(status: 503) and keep the edit waiting, as any transient failure does: only what retrying can't help is set aside; got \(outcome) and outbox \(outbox.map(\.state))",
         blaming: outcome))
   }
 
@@ -134,7 +134,7 @@ struct ConflictTests {
       ))
   }
 
-  /// A 412 whose catalog copy is gone: the update can't win against nothing, and Task 5's settle sets it aside.
+  /// A 412 whose catalog copy is gone: the update can't win against nothing, and is set aside.
   @Test func anUpdateWhoseConflictingCopyIsGoneIsSetAside() async throws {
     let harness = try Harness(conflictPolicy: .clientWins)
     guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
@@ -149,8 +149,8 @@ struct ConflictTests {
     #expect(
       outcome.failure == nil && setAside,
       guide.task(
-        5,
-        "expected an update whose conflicting copy the catalog no longer has to be set aside (settle(_:refusedWith:) sets aside what resolving refuses), and the sync to go on: got \(outcome) and outbox \(outbox)",
+        6,
+        "expected an update whose conflicting copy the catalog no longer has (404 when the copy is read) to be set aside, as a write the catalog refuses for good is, and the sync to go on: got \(outcome) and outbox \(outbox)",
         blaming: outcome))
   }
 }

@@ -104,7 +104,7 @@ struct ObserveTests {
       outcome.failure != nil && seen.isEmpty && stored != "Rolled back",
       guide.task(
         2,
-        "expected a transaction whose COMMIT fails to throw and publish nothing (publish once the transaction has committed, never inside it), got \(outcome), product 1 titled \(seen) for observers and \(stored ?? "none") stored",
+        "expected a transaction whose COMMIT fails to throw and publish nothing (publish once the transaction has committed, never inside it), got \(outcome.failure.map { "error \(short($0))" } ?? "no error"), product 1 titled \(seen) for observers and \(stored ?? "none") stored",
         blaming: outcome))
   }
 }

@@ -305,9 +305,9 @@ struct DeadlineTests {
       timeout: .seconds(5), clock: api.clock)
     let read = Task { try await remote.products(limit: 30, skip: 0) }
     // The held answer and the deadline both sleep on the clock.
-    await api.clock.waitForSleepers(count: 2, whileRunning: Task { await runOutOfPatience() })
+    await api.clock.waitForSleepersWithinSafetyLimit(count: 2)
     api.clock.advance(by: .seconds(5))
-    let ended = await finishesOnItsOwn(read, cancelling: true)
+    let ended = await finishesWithinSafetyLimit(read, cancelling: true)
     let outcome = await Result { try await read.value }
     #expect(
       ended && outcome.failure as? CatalogError == .timedOut,

@@ -31,8 +31,8 @@ struct ScheduleTests {
   @Test func randomSchedulesLoseDoubleAndDivergeNothing() async throws {
     guard await requireTask1(for: 5) else { return }
     // Four schedules at a time, each with its own catalog, clock and file.
-    let outcomes = await withTaskGroup(of: (UInt64, ScheduleTally, Result<String?, any Error>).self) { group in
-      var outcomes: [(UInt64, ScheduleTally, Result<String?, any Error>)] = []
+    let outcomes = await withTaskGroup(of: (UInt64, ScheduleTally, Result<ScheduleProblem?, any Error>).self) { group in
+      var outcomes: [(UInt64, ScheduleTally, Result<ScheduleProblem?, any Error>)] = []
       var seeds = (1...UInt64(Self.count)).makeIterator()
       var stopped = false
       func add() {
@@ -67,7 +67,8 @@ struct ScheduleTests {
       case .success(let problem):
         Issue.record(
           guide.task(
-            5, "schedule with seed \(seed) (of \(Self.count)) went wrong: \(problem ?? ""). Steps: \(steps)"))
+            problem?.task ?? 5,
+            "schedule with seed \(seed) (of \(Self.count)) went wrong: \(problem?.text ?? ""). Steps: \(steps)"))
       }
       return
     }
@@ -75,6 +76,17 @@ struct ScheduleTests {
     print(
       "Schedules: \(outcomes.count), steps \(total.steps), lost answers \(total.lost), 503s \(total.unavailable), 409s \(total.busy), 412s \(total.conflicts), restarts \(total.restarts): 0 lost, 0 doubled, 0 diverged"
     )
+  }
+}
+
+/// What went wrong in a schedule, and the task whose behaviour it is.
+struct ScheduleProblem: Sendable {
+  var task = 5
+  var text: String
+
+  init(task: Int = 5, _ text: String) {
+    self.task = task
+    self.text = text
   }
 }
 
@@ -134,7 +146,7 @@ struct Schedule {
   }
 
   /// Runs the schedule; `nil` when all is well, or what went wrong.
-  mutating func run(_ tally: inout ScheduleTally) async throws -> String? {
+  mutating func run(_ tally: inout ScheduleTally) async throws -> ScheduleProblem? {
     tally.lastSteps = []
     func note(_ step: String) { tally.lastSteps.append(step) }
     try await tolerating { _ = try await repository.refresh() }
@@ -212,7 +224,7 @@ struct Schedule {
   }
 
   /// Lets the network behave, syncs until the outbox is empty, refreshes, and compares.
-  private func quiesce() async throws -> String? {
+  private func quiesce() async throws -> ScheduleProblem? {
     api.clearFaults()
     for _ in 0..<10 where (try await store.pendingCount()) > 0 {
       try await tolerating { try await engine.syncNow() }
@@ -220,28 +232,43 @@ struct Schedule {
     do {
       try await repository.refresh()
     } catch {
-      return "the last refresh failed: \(error)"
+      return ScheduleProblem("the last refresh failed: \(error)")
     }
     let outbox = try await store.outbox()
     guard outbox.isEmpty else {
-      return "the outbox still holds \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
+      let left = "the outbox still holds \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
+      // A conflict that ended set aside is Task 6's: resolving a 412 settles the entry, whoever wins.
+      let conflict = outbox.contains {
+        if case .setAside(let reason) = $0.state { reason.contains("412") } else { false }
+      }
+      return conflict
+        ? ScheduleProblem(
+          task: 6,
+          "\(left): a conflict (412) was set aside instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet"
+        )
+        : ScheduleProblem(left)
     }
     let device = try await store.products()
     let catalog = api.products
     let deviceIDs = device.map(\.id).sorted()
     let catalogIDs = catalog.compactMap { $0["id"]?.numberValue.map { Int($0) } }.sorted()
-    guard deviceIDs == catalogIDs else { return "the device holds ids \(deviceIDs), the catalog \(catalogIDs)" }
+    guard deviceIDs == catalogIDs else {
+      return ScheduleProblem("the device holds ids \(deviceIDs), the catalog \(catalogIDs)")
+    }
     for product in device {
       let theirs = catalog.first { $0["id"]?.numberValue == Double(product.id) }
       let (title, stock) = (theirs?["title"]?.stringValue, theirs?["stock"]?.numberValue.map { Int($0) })
       let version = theirs?["meta"]?["updatedAt"]?.stringValue
       guard product.title == title, product.stock == stock, product.version == version else {
-        return
+        return ScheduleProblem(
           "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
+        )
       }
     }
     let titles = catalog.compactMap { $0["title"]?.stringValue }.filter { $0.hasPrefix("Added ") }
-    guard Set(titles).count == titles.count else { return "an add was applied twice: \(titles.sorted())" }
+    guard Set(titles).count == titles.count else {
+      return ScheduleProblem("an add was applied twice: \(titles.sorted())")
+    }
     return nil
   }
 }

@@ -25,8 +25,8 @@ struct StatusTests {
     guard
       await waitForStatuses(
         2, from: statuses, ending: connectivity, of: running,
-        problem: { outcome in
-          "after \(describe(statuses.values)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))"
+        problem: { seen, outcome in
+          "after \(describe(seen)), waited for .offline after yield(false); none came (then run(connectivity:) \(ran(outcome)))"
         })
     else { return }
     guard
@@ -104,10 +104,13 @@ struct StatusTests {
         blaming: outcome))
   }
 
+  /// The engine's backoff here is stage 06's `delay(after:attempt:random:)` with a
+  /// jitter of 0.5: 250 ms after the first failed sync, on a test clock this test
+  /// never advances. So no retry is due, and only the next `true` starts a sync.
   @Test func aStoreThatFailsMidSyncSaysSoAndTheNextSyncFinishes() async throws {
     guard await requireTask1(for: 7) else { return }
     let file = TemporaryDatabase()
-    let harness = try Harness(path: file.path)
+    let harness = try Harness(path: file.path, random: { 0.5 })
     guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
       return
     }
@@ -118,30 +121,78 @@ struct StatusTests {
     try file.refuseWrites(true)
     connectivity.yield(true)
     let stopped: [SyncStatus] = [.idle, .syncing(pending: 1), .failed(lastError: .storage(.refused))]
+    let storeFailure =
+      "when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError)"
     guard
       await waitForStatuses(
         stopped.count, from: statuses, ending: connectivity, of: running,
-        problem: { outcome in
-          "expected \(describe(stopped)) when the store fails after a write was sent (a store failure is a failed sync, reported as a CatalogError), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        problem: { seen, outcome in
+          "expected \(describe(stopped)) \(storeFailure), got \(describe(seen)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
+    let first = Array(statuses.values.prefix(stopped.count))
+    guard first == stopped else {
+      connectivity.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7, "expected \(describe(stopped)) \(storeFailure), got \(describe(first))", blaming: outcome))
+      return
+    }
+    // Until its backoff passes on the clock, which this test never advances, the engine only waits: its
+    // timer's sleeper registers, and no status follows. A sync started now would be a retry that did not wait.
+    let another = Task { await statuses.waitFor(count: stopped.count + 1) }
+    _ = await waitFor({ await harness.clock.waitForSleepers() }, unlessFinished: another)
+    another.cancel()
+    guard statuses.values.count == stopped.count else {
+      let seen = statuses.values
+      connectivity.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7,
+          "expected the engine to wait after \(describe(stopped)): with the store still failing and no new true, it started another sync at once (\(describe(seen))); a retry is due only when the backoff has passed on the injected clock (250 ms here, and the test never advances it)",
+          blaming: outcome))
+      return
+    }
     try file.refuseWrites(false)
     connectivity.yield(true)
     connectivity.finish()
     let outcome = await result(of: running)
-    _ = await statuses.waitForEnd()
+    let ended = await statuses.waitForEnd()
+    let seen = statuses.values
     let expected = stopped + [.syncing(pending: 1), .idle]
+    let failures = seen.filter { if case .failed = $0 { true } else { false } }.count
+    let posts = harness.writes.filter { $0 == "POST /products/add" }.count
+    let why: String
+    if failures > 1 || posts > 2 {
+      why =
+        "after the first failed sync the engine tried again before its backoff had passed (250 ms on a test clock that never moved here, so no retry was due), while the store still failed; only the next true may start a sync"
+    } else if seen.count < expected.count {
+      why =
+        "after a failed sync the engine keeps following connectivity, and the next true sends the write, still first in line, again"
+    } else {
+      why =
+        "after a failed sync the engine keeps following connectivity, and the write, still first in line, goes again"
+    }
     #expect(
-      statuses.values == expected && outcome.failure == nil,
+      seen == expected && outcome.failure == nil,
       guide.task(
         7,
-        "expected \(describe(expected)): after a failed sync the engine keeps following connectivity, and the write, still first in line, goes again; got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))",
+        "expected \(describe(expected)): \(why); got \(describe(seen)) and run(connectivity:) \(ran(outcome))",
+        blaming: outcome))
+    #expect(
+      ended,
+      guide.task(
+        7,
+        "run must finish its status stream when connectivity ends; it \(ran(outcome)) and the stream stayed open",
         blaming: outcome))
     let keys = harness.api.requests.filter { $0.method != "GET" }.map { $0.header("Idempotency-Key") ?? "none" }
     #expect(
       harness.writes == ["POST /products/add", "POST /products/add"] && Set(keys).count == 1,
       guide.task(
-        7, "expected the add sent twice with one Idempotency-Key, got \(harness.writes) with keys \(keys)",
+        7,
+        "expected the add sent twice, before the store failed and after the next true, with one Idempotency-Key; got \(harness.writes) with keys \(keys)\(posts > 2 ? " (each POST after the second is a retry made before the backoff passed)" : "")",
         blaming: outcome))
   }
 }
@@ -160,8 +211,8 @@ struct SyncTriggerTests {
     guard
       await waitForStatuses(
         online.count, from: statuses, ending: connectivity, of: running,
-        problem: { outcome in
-          "expected \(describe(online)) after yield(true), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        problem: { seen, outcome in
+          "expected \(describe(online)) after yield(true), got \(describe(seen)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
     guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
@@ -170,13 +221,14 @@ struct SyncTriggerTests {
     }
     let expected = online + [.syncing(pending: 1), .idle]
     let came = await statuses.waitFor(count: expected.count)
+    let short = came ? "" : " (\(statuses.whyShort))"
     connectivity.finish()
     let outcome = await result(of: running)
     #expect(
       came && statuses.values.prefix(expected.count) == expected[...] && harness.writes == ["POST /products/add"],
       guide.task(
         7,
-        "expected a write made while online to be sent at once (the store's commit wakes the engine): \(describe(expected)) and one POST; got \(describe(statuses.values)) and \(harness.writes)",
+        "expected a write made while online to be sent at once (the store's commit wakes the engine): \(describe(expected)) and one POST; got \(describe(statuses.values))\(short) and \(harness.writes)",
         blaming: outcome))
   }
 
@@ -198,22 +250,23 @@ struct SyncTriggerTests {
     guard
       await waitForStatuses(
         failed.count, from: statuses, ending: connectivity, of: running,
-        problem: { outcome in
-          "expected \(describe(failed)), got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome))"
+        problem: { seen, outcome in
+          "expected \(describe(failed)), got \(describe(seen)) and run(connectivity:) \(ran(outcome))"
         })
     else { return }
-    // The engine runs on: wait with patience, never for ever.
-    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
+    // The engine runs on: wait for its sleeper as it registers, never for ever.
+    await harness.clock.waitForSleepersWithinSafetyLimit()
     harness.clock.advance(by: .seconds(30))
     let expected = failed + [.syncing(pending: 1), .idle]
     let came = await statuses.waitFor(count: expected.count)
+    let short = came ? "" : " (\(statuses.whyShort))"
     connectivity.finish()
     let outcome = await result(of: running)
     #expect(
       came && statuses.values == expected && harness.writes == ["POST /products/add", "POST /products/add"],
       guide.task(
         7,
-        "expected the engine to try again once Retry-After's 30 s had passed on its clock, with no connectivity change: \(describe(expected)); got \(describe(statuses.values)) and \(harness.writes)",
+        "expected the engine to try again once Retry-After's 30 s had passed on its clock, with no connectivity change: \(describe(expected)); got \(describe(statuses.values))\(short) and \(harness.writes)",
         blaming: outcome))
   }
 
@@ -229,16 +282,20 @@ struct SyncTriggerTests {
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
     connectivity.yield(true)
-    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
+    await harness.clock.waitForSleepersWithinSafetyLimit()
     connectivity.yield(false)
     let offline: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     guard await statuses.waitFor(count: offline.count) else {
-      Issue.record(guide.task(7, "expected \(describe(offline)) after yield(false), got \(describe(statuses.values))"))
+      Issue.record(
+        guide.task(
+          7, "expected \(describe(offline)) after yield(false), got \(describe(statuses.values)) (\(statuses.whyShort))"
+        ))
       return
     }
     connectivity.yield(true)
     let expected = offline + [.syncing(pending: 1), .idle]
     let came = await statuses.waitFor(count: expected.count)
+    let short = came ? "" : " (\(statuses.whyShort))"
     connectivity.finish()
     let outcome = came ? await result(of: running) : .success(())
     let left = try await harness.store.outbox()
@@ -247,7 +304,7 @@ struct SyncTriggerTests {
       came && statuses.values == expected && left.isEmpty && kettles == 1 && outcome.failure == nil,
       guide.task(
         7,
-        "expected \(describe(expected)): a sync cancelled by going offline is not a failure and does not end the engine, and the next true sends the write (once); got \(describe(statuses.values)), outbox \(left.map(\.state)), \(kettles) kettle(s), run(connectivity:) \(ran(outcome))",
+        "expected \(describe(expected)): a sync cancelled by going offline is not a failure and does not end the engine, and the next true sends the write (once); got \(describe(statuses.values))\(short), outbox \(left.map(\.state)), \(kettles) kettle(s), run(connectivity:) \(ran(outcome))",
         blaming: outcome))
   }
 
@@ -262,17 +319,14 @@ struct SyncTriggerTests {
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
     connectivity.yield(true)
-    // The engine runs on: wait with patience, never for ever.
-    await harness.clock.waitForSleepers(whileRunning: Task { await runOutOfPatience() })
+    // The engine runs on: wait for its sleeper as it registers, never for ever.
+    await harness.clock.waitForSleepersWithinSafetyLimit()
     connectivity.yield(false)
     let expected: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     let came = await statuses.waitFor(count: expected.count)
+    let short = came ? "" : " (\(statuses.whyShort))"
     // A cancelled sync lets go of its request, which was waiting on the clock.
-    var letGo = false
-    for _ in 0..<patienceTurns where !letGo {
-      letGo = harness.clock.sleeperCount == 0
-      if !letGo { await Task.yield() }
-    }
+    let letGo = await eventually { harness.clock.sleeperCount == 0 }
     guard letGo else {
       Issue.record(
         guide.task(
@@ -288,7 +342,7 @@ struct SyncTriggerTests {
       came && statuses.values == expected && left.map(\.state) == [.pending],
       guide.task(
         7,
-        "expected going offline to stop the running sync at once (\(describe(expected))) with the write still waiting, got \(describe(statuses.values)) and outbox \(left.map(\.state))",
+        "expected going offline to stop the running sync at once (\(describe(expected))) with the write still waiting, got \(describe(statuses.values))\(short) and outbox \(left.map(\.state))",
         blaming: outcome))
   }
 }
@@ -313,17 +367,20 @@ struct RunningEngine {
   }
 }
 
-/// Waits for `count` statuses. When they do not come, ends connectivity, records
-/// `problem` of how `run(connectivity:)` then ended, and returns `false`.
+/// Waits for `count` statuses, as they arrive (at most `safetyLimit`: a sync
+/// needs the fake catalog and the database). When they do not come, ends
+/// connectivity, records `problem` of the statuses seen by then and of how
+/// `run(connectivity:)` then ended, says why the wait ended, and returns `false`.
 func waitForStatuses(
   _ count: Int, from statuses: StreamReader<SyncStatus>, ending connectivity: AsyncStream<Bool>.Continuation,
-  of running: Task<Void, any Error>, problem: (Result<Void, any Error>) -> String,
+  of running: Task<Void, any Error>, problem: ([SyncStatus], Result<Void, any Error>) -> String,
   sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Bool {
   guard !(await statuses.waitFor(count: count)) else { return true }
+  let (seen, why) = (statuses.values, statuses.whyShort)
   connectivity.finish()
   let outcome = await result(of: running)
-  Issue.record(guide.task(7, problem(outcome), blaming: outcome), sourceLocation: sourceLocation)
+  Issue.record(guide.task(7, "\(problem(seen, outcome)) (\(why))", blaming: outcome), sourceLocation: sourceLocation)
   return false
 }
 
