@@ -7,28 +7,26 @@ import LessonSupport
 
 /// The composition root: the one place that builds the app's object graph.
 ///
-/// The app makes `.live()` at launch, SwiftUI previews use `.preview`, and tests
-/// pass their own doubles to `init(productRepository:)`. Nothing else constructs
-/// a repository or a data source.
+/// Docs/03-DependencyInjection.md, Task 7, and "The composition root".
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
-  /// The real chain: URLSession → remote data source → repository.
+  /// What the app runs on at launch (Task 7).
   ///
   /// - Parameters:
-  ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
-  ///   - session: The session to send requests through.
+  ///   - baseURL: Where the Catalog API lives.
+  ///   - session: The app's URL session.
   static func live(baseURL: URL = catalogURL, session: URLSession = .shared) -> AppDependencies {
-    // TODO: Task 7. The real chain, over `session` and `baseURL`.
+    // TODO: Task 7 (Docs/03-DependencyInjection.md).
     AppDependencies(
       productRepository: UnwiredProductRepository(
-        hint: "AppDependencies.live(baseURL:session:) should reach the Catalog API through the given session"))
+        hint: "AppDependencies.live(baseURL:session:) should build the app's real object graph"))
   }
 
-  /// Canned products and no network, for SwiftUI previews.
-  // TODO: Task 7. Canned products, no network.
+  /// What SwiftUI previews run on (Task 7).
+  // TODO: Task 7 (Docs/03-DependencyInjection.md).
   static let preview = AppDependencies(
-    productRepository: UnwiredProductRepository(hint: "AppDependencies.preview should answer canned products"))
+    productRepository: UnwiredProductRepository(hint: "AppDependencies.preview should build the previews' graph"))
 
   /// The real Catalog API.
   static var catalogURL: URL {
@@ -45,7 +43,7 @@ struct AppDependencies: Sendable {
   }
 }
 
-/// Answers with a few fixed products, instantly, for previews.
+/// Given: canned data that ships with the app for its previews ("Test doubles, by role").
 struct PreviewProductRepository: ProductRepository {
   static let products: [Product] = [
     Product(

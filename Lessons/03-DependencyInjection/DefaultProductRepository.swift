@@ -1,11 +1,11 @@
 import LessonSupport
 
-/// The app's repository, online-first: every answer comes from the remote data source.
+/// The app's `ProductRepository`: what the view model asks for products.
 ///
-/// Stage 05 replaces it with a caching repository, and `ProductRepository`
-/// gains a cache policy per call and answers that say where they came from.
+/// Docs/03-DependencyInjection.md, Task 1, says what it answers; "A repository
+/// is the API the app sees" says why it exists.
 struct DefaultProductRepository: ProductRepository {
-  /// How many products the list screen shows.
+  /// The list screen's page size (Task 1).
   static let pageSize = 30
 
   private let remote: any ProductRemoteDataSource

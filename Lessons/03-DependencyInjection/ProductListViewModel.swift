@@ -3,22 +3,22 @@ import Observation
 
 /// The product list screen's view model: one `state` value, `load()` and `retry()`.
 ///
-/// It depends on `ProductRepository` only, and it is handed one; it never
-/// builds its own dependencies.
+/// Docs/03-DependencyInjection.md, Tasks 3 to 6; "Dependency injection through
+/// `init`" says why its repository is handed in.
 @MainActor
 @Observable
 final class ProductListViewModel {
-  /// Everything the screen can show, one at a time.
+  /// Everything the screen can show, one at a time ("One state instead of flags").
   enum State: Equatable, Sendable {
-    /// Nothing asked yet.
+    /// The first screen.
     case idle
-    /// A load is running: show a spinner.
+    /// The spinner.
     case loading
-    /// Products to list.
+    /// The list.
     case loaded([Product])
-    /// The catalog answered with no products: show an empty state, not an error.
+    /// The "No products" screen.
     case empty
-    /// The load failed: show the message and a Try Again button.
+    /// The error screen, with its message and a Try Again button.
     case failed(String)
   }
 
@@ -30,11 +30,9 @@ final class ProductListViewModel {
     self.repository = repository
   }
 
-  /// Loads the products. A call while a load is running returns at once and
-  /// starts no second fetch. A cancelled load puts back the state it found.
+  /// Shows what the repository answers, as a `state`; `.task` calls it.
   func load() async {
-    // TODO: Tasks 3 to 5 (Docs/03-DependencyInjection.md): every state, a cancelled
-    // load that changes nothing, and one load at a time.
+    // TODO: Tasks 3 to 5 (Docs/03-DependencyInjection.md).
     state = .failed(
       NotDoneYet(
         "Task 3", in: "Docs/03-DependencyInjection.md",
@@ -43,10 +41,10 @@ final class ProductListViewModel {
       .description)
   }
 
-  /// Loads again after a failure; the Try Again button calls it.
+  /// What the Try Again button calls (Task 6).
   func retry() async {
     state = .failed(
-      NotDoneYet("Task 6", in: "Docs/03-DependencyInjection.md", "retry() should recover from a failure").description)
+      NotDoneYet("Task 6", in: "Docs/03-DependencyInjection.md", "retry() should do what Try Again means").description)
   }
 
   /// The sentence a user reads for a failure.

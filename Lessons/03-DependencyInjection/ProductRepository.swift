@@ -4,7 +4,7 @@ protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
   /// - Throws: `RemoteDataSourceError`, or `CancellationError` when the calling
-  ///   task was cancelled, which is not a failure to show.
+  ///   task was cancelled ("A cancelled load is not a state").
   func products() async throws -> [Product]
 
   /// One product by id.

@@ -1,21 +1,17 @@
 import LessonSupport
 
-/// Spy: a `ProductRepository` for tests that records every call and answers
-/// from a script.
+/// The spy the view model's tests use to see how it called its repository.
 ///
-/// A test hands it to the view model and then asks it what happened:
-/// `productsCallCount` says how often the view model fetched. In an app this
-/// file lives in the test target. Here it sits with the stage's code, because
-/// one test folder is compiled against both the lesson and the solution; no
-/// app code uses it.
+/// Docs/03-DependencyInjection.md, Task 2, says what it records and how it
+/// answers; "Test doubles, by role" says why it sits in the lesson folder and
+/// never in an app target.
 actor SpyProductRepository: ProductRepository {
-  /// How many times `products()` has been called.
+  /// What the tests read about the calls to `products()` (Task 2).
   private(set) var productsCallCount = 0
-  /// What the next calls to `products()` answer, in order.
+  /// The spy's script (Task 2).
   private var answers: [Result<[Product], any Error>]
 
-  /// - Parameter answers: One answer per call to `products()`; the last one
-  ///   repeats for every later call.
+  /// - Parameter answers: The script the test gives the spy (Task 2).
   init(answers: [Result<[Product], any Error>]) {
     precondition(!answers.isEmpty, "a spy needs at least one answer")
     self.answers = answers
@@ -23,10 +19,10 @@ actor SpyProductRepository: ProductRepository {
 
   func products() async throws -> [Product] {
     throw NotDoneYet(
-      "Task 2", in: "Docs/03-DependencyInjection.md", "the spy's products() should record the call and play its script")
+      "Task 2", in: "Docs/03-DependencyInjection.md", "the spy's products() should do a spy's job")
   }
 
-  /// The list screen never asks for one product, so every id is missing.
+  /// Given: the list screen never asks for one product.
   func product(id: Int) async throws -> Product {
     throw RemoteDataSourceError.http(status: 404, message: "Product with id '\(id)' not found")
   }

@@ -55,19 +55,12 @@ struct AppDependencies: Sendable {
 
   // MARK: Stage 06, Task 8: configure the app's session
 
-  /// The configuration of the app's own session.
-  ///
-  /// - A request gives up after 15 s (`timeoutIntervalForRequest`), not the
-  ///   default 60 s: a person looking at a spinner leaves long before a minute,
-  ///   and the retry policy and the cache do better with a prompt `.timedOut`.
-  /// - No `URLCache` and no cached responses: the repository's own cache decides
-  ///   what is fresh. An HTTP cache underneath would answer "network" requests
-  ///   from disk, so network-first could be neither.
-  /// - Ephemeral: no cookies or credentials kept on disk.
+  /// The configuration of the session `live()` makes when it is given none
+  /// (Docs/06-ErrorMapping.md, Task 8, and "The app's own session").
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   static func sessionConfiguration() throws -> URLSessionConfiguration {
-    // TODO: Task 8. The app's own session, as "The app's own session" in Docs/06-ErrorMapping.md describes.
+    // TODO: Task 8 (Docs/06-ErrorMapping.md).
     throw NotDoneYet(
       "Task 8", in: "Docs/06-ErrorMapping.md", "sessionConfiguration() should configure the app's session")
   }

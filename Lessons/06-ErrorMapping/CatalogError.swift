@@ -1,77 +1,62 @@
-/// What went wrong, in the app's words: the only error a repository, a view
-/// model or a screen ever sees, apart from `CancellationError`.
+/// What went wrong, in the app's words: the one error the layers above the
+/// data layer see.
 ///
-/// The data layer maps `URLError`, HTTP statuses, `DecodingError` and SQLite
-/// errors into it at the boundary (`CatalogErrorMapper`), so nothing above the
-/// data layer knows how the catalog is reached or stored. Cancellation is not
-/// one of these: a cancelled request throws `CancellationError`, and no screen
-/// shows a message for it.
+/// What each case means, whether retrying can help and whether saved products
+/// may stand in: the table of Docs/06-ErrorMapping.md, "One error above the data
+/// layer". Task 1 is yours.
 enum CatalogError: Error, Sendable, Equatable {
-  /// No route to the catalog: no connection, a lost connection, a host that
-  /// can't be found or reached, or a Wi-Fi login page answering for it.
+  /// No route to the catalog.
   case offline
   /// The catalog did not answer in time.
   case timedOut
-  /// The connection closed before the answer was complete: a body cut short, an
-  /// empty reply, a reset. The request may or may not have reached the catalog.
+  /// The answer did not arrive whole.
   case connectionLost
-  /// A secure connection could not be made: a bad certificate, a wrong device
-  /// clock, or something in the middle of the connection.
+  /// No secure connection could be made.
   case insecureConnection
-  /// What was asked for does not exist (404, 410).
+  /// What was asked for is not there.
   case notFound
-  /// The user must sign in again (401, 403).
+  /// The person must sign in again.
   case unauthorized
-  /// Too many requests (429); `retryAfter` is how long the server asked to wait, when it said.
+  /// Too many requests; `retryAfter` is the wait the server asked for, when it said.
   case rateLimited(retryAfter: Duration?)
-  /// The catalog refused the request itself (another 4xx, such as 409 or 422):
-  /// sending it again unchanged gets the same answer.
+  /// The catalog refused the request itself.
   case rejected(status: Int)
-  /// The catalog failed (5xx); `retryAfter` is how long it asked to wait, when it said.
+  /// The catalog failed; `retryAfter` is the wait it asked for, when it said.
   case server(status: Int, retryAfter: Duration? = nil)
-  /// The answer was not what the contract promises: not JSON, malformed, or
-  /// holding a value the app refuses. The text says what, for logs; no screen shows it.
+  /// Not what the contract promises; the text is for logs.
   case invalidData(String)
   /// The device's own storage failed.
   case storage(StorageFailure)
   /// A cache-only read found nothing it may serve.
   case nothingCached
 
-  /// How the device's storage failed.
+  /// How the device's storage failed (the storage table in "The mapping tables").
   enum StorageFailure: Sendable, Equatable {
-    /// Another connection held the database for too long; it will let go.
+    /// The database is held by someone else.
     case busy
     /// The disk is full.
     case full
-    /// The file is damaged or is not a database, or a stored row is not a product.
+    /// The file or a stored row is not what it should be.
     case damaged
-    /// A row broke one of the store's rules: a constraint, or a value it won't save.
+    /// The store would not take a row.
     case refused
-    /// Anything else: a file that can't be opened, an I/O error.
+    /// Anything else.
     case unavailable
   }
 
   // MARK: Task 1: say whether retrying can help
 
-  /// Whether the same request, sent again later, may succeed.
-  ///
-  /// Transient failures are: offline, timed out, a lost connection, rate limited, a busy database,
-  /// and the server errors that mean "not now" (500, 502, 503, 504). Everything
-  /// else fails the same way every time: retrying only costs the user time.
+  /// Whether the same request, sent again later, may succeed; the retry policy
+  /// and the Try Again button ask it (Docs/06-ErrorMapping.md, Task 1).
   var isRetryable: Bool {
-    // TODO: Task 1. Whether the same request may pass later (Docs/06-ErrorMapping.md, "One error above the data layer").
+    // TODO: Task 1 (Docs/06-ErrorMapping.md).
     false
   }
 
-  /// Whether products saved on the device may stand in for the answer this error replaced.
-  ///
-  /// A refusal is an answer: 401 and 403 say this person may not see it, 404 and
-  /// 410 say it is gone, another 4xx says the request is wrong. Showing saved
-  /// products then would contradict the catalog. Every other failure says
-  /// nothing about what is saved: the catalog was not reached, was too slow,
-  /// failed, or sent something that is not an answer.
+  /// Whether products saved on the device may stand in for the answer this
+  /// error replaced; the finished repository asks it (Docs/06-ErrorMapping.md, Task 1).
   var allowsCachedFallback: Bool {
-    // TODO: Task 1. Whether saved products may stand in: never for a refusal (same section of the doc).
+    // TODO: Task 1 (Docs/06-ErrorMapping.md).
     true
   }
 

@@ -6,28 +6,21 @@ import LessonSupport
   import FoundationNetworking
 #endif
 
-/// Turns the data layer's failures into `CatalogError`: `URLError` codes, HTTP
-/// statuses and bodies, `DecodingError`, SQLite result codes, and the data
-/// layer's own errors.
+/// The boundary's mapper: the data layer's failures in, `CatalogError` out.
 ///
-/// It is the boundary: the data sources call it, and nothing above them sees
-/// what it maps from. Cancellation is never mapped: it leaves as `CancellationError`.
-///
-/// How the tables are split inside is yours to design (Docs/06-ErrorMapping.md,
-/// "Your decisions"); the tests reach them through `catalogError(from:now:)` and
-/// through the remote source, never through a helper of yours.
+/// The tables are in Docs/06-ErrorMapping.md, "The mapping tables" (Tasks 2 to 4);
+/// how you split them inside is yours ("How the mapper is organised").
 enum CatalogErrorMapper {
   // MARK: Tasks 2 and 4: the boundary
 
-  /// The domain error for anything a data source threw.
+  /// The app's error for anything a data source threw: the boundary's one entry
+  /// (Docs/06-ErrorMapping.md, Tasks 2 and 4).
   ///
   /// - Parameters:
   ///   - error: What the data layer threw.
-  ///   - now: The wall-clock time, for a `Retry-After` date.
-  /// - Throws: `CancellationError` when `error` is a cancellation, in any form.
+  ///   - now: The injected wall-clock time.
   static func catalogError(from error: any Error, now: Date) throws -> CatalogError {
-    // TODO: Tasks 2 and 4. Whatever a data source threw, as the app's error: the
-    // tables of Docs/06-ErrorMapping.md, "The mapping tables".
+    // TODO: Tasks 2 and 4 (Docs/06-ErrorMapping.md).
     let task =
       switch error {
       case is URLError, is CatalogError, is CancellationError: 2
@@ -44,27 +37,28 @@ enum CatalogErrorMapper {
 
   // MARK: Task 3: map HTTP answers (the finished remote source calls these two)
 
-  /// The domain error for an HTTP status, or `nil` for a success (2xx).
+  /// What an HTTP answer's status says, or `nil` to go on to the body
+  /// (Docs/06-ErrorMapping.md, Task 3).
   ///
   /// - Parameters:
   ///   - status: The response's status code.
   ///   - retryAfter: The `Retry-After` header, if any.
-  ///   - now: When the server sent the answer, to measure a `Retry-After` date.
+  ///   - now: The time the finished remote source passes (Task 3 says which).
   static func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
-    // TODO: Task 3. The status table and the Retry-After rules of "The mapping tables".
+    // TODO: Task 3 (Docs/06-ErrorMapping.md).
     .invalidData(
       NotDoneYet("Task 3", in: "Docs/06-ErrorMapping.md", "map(status:retryAfter:now:) should map status \(status)")
         .description)
   }
 
-  /// The domain error for a successful answer whose body is not the JSON the
-  /// endpoint promises, or `nil` when it may be JSON.
+  /// What a successful answer's body says, or `nil` to go on and decode it
+  /// (Docs/06-ErrorMapping.md, Task 3).
   ///
   /// - Parameters:
   ///   - body: The response body.
   ///   - contentType: The `Content-Type` header, if any.
   static func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
-    // TODO: Task 3. Tell JSON from an empty body, a login page and another type, as the body table says.
+    // TODO: Task 3 (Docs/06-ErrorMapping.md).
     .invalidData(
       NotDoneYet(
         "Task 3", in: "Docs/06-ErrorMapping.md", "checkBody(_:contentType:) should tell JSON from other bodies"
@@ -74,9 +68,8 @@ enum CatalogErrorMapper {
 
   // MARK: Finished
 
-  /// The longest wait a `Retry-After` is read as: a year. A server that asks for
-  /// longer, or for more seconds than a number can hold, asks for "very long",
-  /// which ends the retries like any wait past `RetryPolicy.maxRetryAfter`.
+  /// The longest wait a `Retry-After` is read as (Docs/06-ErrorMapping.md,
+  /// "The mapping tables", `Retry-After`).
   static let longestRetryAfter = Duration.seconds(365 * 86_400)
 
   /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7), as in

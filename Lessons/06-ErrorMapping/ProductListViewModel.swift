@@ -34,7 +34,7 @@ final class ProductListViewModel {
   struct FailureMessage: Equatable, Sendable {
     /// The sentence a person reads.
     var text: String
-    /// Whether a Try Again button can help.
+    /// Whether the screen shows a Try Again button.
     var offersRetry: Bool
   }
 
@@ -129,27 +129,19 @@ final class ProductListViewModel {
 
   // MARK: Stage 06, Task 5: tell the user
 
-  /// The sentence a person reads for a failure, and whether to offer Try Again:
-  /// only when retrying can help (`CatalogError.isRetryable`).
-  ///
-  /// It never shows a status code alone, an `invalidData` text or an error's
-  /// description: those are for logs.
+  /// What the screen shows for a failure (Docs/06-ErrorMapping.md, Task 5).
   static func message(for error: CatalogError) -> FailureMessage {
-    // TODO: Task 5. A sentence a person reads, and Try Again only when it can help
-    // (Docs/06-ErrorMapping.md, "The sentence a person reads").
+    // TODO: Task 5 (Docs/06-ErrorMapping.md).
     FailureMessage(
       text: NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "message(for:) should say what happened to \(error)")
         .description,
       offersRetry: false)
   }
 
-  /// What the screen says above products the cache showed because the network
-  /// failed with `error`: the real cause, and that the products are the saved ones.
-  ///
-  /// The repository falls back only when `error.allowsCachedFallback`; the
-  /// refusals get a plain line all the same, so no error is without one.
+  /// The line above products the cache showed because the network failed with
+  /// `error` (Docs/06-ErrorMapping.md, Task 5).
   static func notice(for error: CatalogError) -> String {
-    // TODO: Task 5. The real cause, above the saved products (same section of the doc).
+    // TODO: Task 5 (Docs/06-ErrorMapping.md).
     NotDoneYet("Task 5", in: "Docs/06-ErrorMapping.md", "notice(for:) should say why saved products are shown")
       .description
   }

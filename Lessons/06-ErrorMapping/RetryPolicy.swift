@@ -4,8 +4,7 @@ import LessonSupport
 struct RetryRequest: Sendable, Hashable {
   /// The HTTP method, such as `GET`.
   var method: String
-  /// The request's `Idempotency-Key` header: the server applies a request with a
-  /// key it has seen once, so even a `POST` may be sent again.
+  /// The request's `Idempotency-Key` header, if it has one.
   var idempotencyKey: String?
 
   init(method: String, idempotencyKey: String? = nil) {
@@ -16,9 +15,7 @@ struct RetryRequest: Sendable, Hashable {
   /// A `GET`, as every read of the catalog is.
   static let get = RetryRequest(method: "GET")
 
-  /// Whether the request may be sent more than once: `GET`, `HEAD`, `PUT` and
-  /// `DELETE` are idempotent by definition (RFC 9110, section 9.2.2); any other
-  /// method only with an idempotency key.
+  /// Whether the request is safe to send twice (rule 3 of "A retry policy, as a decorator").
   var isIdempotent: Bool {
     ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method) || idempotencyKey != nil
   }
@@ -26,26 +23,18 @@ struct RetryRequest: Sendable, Hashable {
 
 /// When to send a failed request again, and how long to wait first.
 ///
-/// - At most `maxAttempts` attempts, the first one included.
-/// - Only transient failures (`CatalogError.isRetryable`), only idempotent requests.
-/// - Waits with exponential backoff and full jitter: before retry *n* (1, 2, …),
-///   a random time between zero and `min(maxDelay, baseDelay × 2^(n−1))`.
-/// - A server's `Retry-After` replaces the backoff, when it is at most
-///   `maxRetryAfter`; a longer one ends the retries, so the screen can say when
-///   to try again instead of holding a spinner.
-/// - No retry starts later than `budget` after the first attempt started,
-///   counting the attempts and the waits on the retry loop's clock.
+/// Its rules are the numbered list of Docs/06-ErrorMapping.md, "A retry policy,
+/// as a decorator"; Task 6 is yours.
 struct RetryPolicy: Sendable, Hashable {
-  /// Attempts in all, the first one included; 1 never retries.
+  /// How many attempts (rule 2).
   var maxAttempts: Int
-  /// The backoff's ceiling before the first retry; it doubles for each retry after.
+  /// The backoff's base (rule 5).
   var baseDelay: Duration
-  /// The longest single wait the backoff picks.
+  /// The backoff's cap (rule 5).
   var maxDelay: Duration
-  /// The longest `Retry-After` honoured; a longer one is not waited for.
+  /// The cap on a server's `Retry-After` (rule 5).
   var maxRetryAfter: Duration
-  /// The longest time from the first attempt's start to a retry's start, attempts
-  /// and waits together: a retry that would start later is not made.
+  /// How long the retries may go on (rule 6).
   var budget: Duration
 
   /// - Precondition: `maxAttempts >= 1` and no duration is negative.
@@ -63,11 +52,7 @@ struct RetryPolicy: Sendable, Hashable {
     self.budget = budget
   }
 
-  /// The app's policy: 3 attempts, so two waits under ceilings of 0.5 s and 1 s
-  /// (the 4 s cap matters only with more attempts), a `Retry-After` up to 10 s,
-  /// and no retry that starts more than 10 s after the first attempt did: a
-  /// request that timed out after 15 s is not sent again. A person watching a
-  /// spinner gives up long before a minute.
+  /// The app's policy (`RetryPolicy.standard` in Docs/06-ErrorMapping.md says why these values).
   static let standard = RetryPolicy(
     maxAttempts: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(4), maxRetryAfter: .seconds(10),
     budget: .seconds(10))
@@ -78,26 +63,27 @@ struct RetryPolicy: Sendable, Hashable {
 
   // MARK: Task 6: decide when to retry
 
-  /// Whether to send `request` again after it failed with `error` on attempt number `attempt` (1 for the first).
+  /// Whether to send `request` again after attempt `attempt` failed with `error`
+  /// (Docs/06-ErrorMapping.md, Task 6, says how attempts are counted).
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   func shouldRetry(_ error: CatalogError, attempt: Int, request: RetryRequest) throws -> Bool {
-    // TODO: Task 6. Rules 2–5 of "A retry policy, as a decorator" in Docs/06-ErrorMapping.md.
+    // TODO: Task 6 (Docs/06-ErrorMapping.md).
     throw NotDoneYet(
       "Task 6", in: "Docs/06-ErrorMapping.md", "shouldRetry(_:attempt:request:) should decide for \(error)")
   }
 
-  /// How long to wait before the attempt after `attempt`.
+  /// How long to wait after attempt `attempt` failed with `error`, before the next
+  /// (Docs/06-ErrorMapping.md, Task 6).
   ///
   /// - Parameters:
-  ///   - error: The failure; its `retryAfter`, when there is one, is the wait.
-  ///   - attempt: The attempt that failed, 1 for the first.
-  ///   - random: A number in `0..<1` from the jitter source; the wait is that
-  ///     fraction of the backoff's ceiling, rounded down to the millisecond.
+  ///   - error: The failure.
+  ///   - attempt: The attempt that failed.
+  ///   - random: A number in `0..<1` from the injected jitter source.
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
   func delay(after error: CatalogError, attempt: Int, random: Double) throws -> Duration {
-    // TODO: Task 6. The server's wait, or full jitter under a doubling, capped ceiling (rule 5).
+    // TODO: Task 6 (Docs/06-ErrorMapping.md).
     throw NotDoneYet("Task 6", in: "Docs/06-ErrorMapping.md", "delay(after:attempt:random:) should pick the wait")
   }
 }

@@ -1,21 +1,17 @@
 import LessonSupport
 
-/// A remote data source that sends failed reads again, as its `RetryPolicy` says.
-///
-/// It wraps another remote data source (a decorator), so the repository above
-/// it does not change: `CachingProductRepository(remote: RetryingProductRemoteDataSource(wrapping: …))`.
-/// It waits only on the injected clock and takes its jitter from the injected
-/// random source, so a test decides both.
+/// A decorator around a remote data source that retries failed requests, as its
+/// `RetryPolicy` says (Docs/06-ErrorMapping.md, "A retry policy, as a decorator").
 struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   let remote: any ProductRemoteDataSource
   let policy: RetryPolicy
   let clock: any Clock<Duration>
-  /// Numbers in `0..<1` for the jitter.
+  /// The jitter source.
   let random: @Sendable () -> Double
 
   /// - Parameters:
   ///   - remote: The data source that sends the requests.
-  ///   - policy: When to retry and how long to wait.
+  ///   - policy: The retry policy.
   ///   - clock: What the waits sleep on: `ContinuousClock()` in the app, a `TestClock` in tests.
   ///   - random: The jitter source: `{ Double.random(in: 0..<1) }` in the app.
   init(
@@ -38,23 +34,17 @@ struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
 
   // MARK: Task 7: retry around the remote source
 
-  /// Runs `operation`, and runs it again after each failure the policy retries,
-  /// waiting the policy's delay on `clock` first, as long as the retry starts
-  /// within `policy.budget` of the first attempt's start.
-  ///
-  /// - Throws: The last `CatalogError` when the policy stops; `CancellationError`
-  ///   at once when the task is cancelled, during an attempt or a wait.
+  /// Runs `operation` for `request` under the policy: the retry loop, the entry
+  /// for any request (Docs/06-ErrorMapping.md, Task 7).
   func retrying<Value: Sendable>(
     _ request: RetryRequest, operation: @Sendable () async throws -> Value
   ) async throws -> Value {
-    // TODO: Task 7. Run the operation, retrying as the policy says, within its budget, on the injected
-    // clock (rules 1–7 of "A retry policy, as a decorator" in Docs/06-ErrorMapping.md).
+    // TODO: Task 7 (Docs/06-ErrorMapping.md).
     throw NotDoneYet(
       "Task 7", in: "Docs/06-ErrorMapping.md", "retrying(_:operation:) should run the operation and retry it")
   }
 
-  /// Finished: a stopwatch started now on `clock`; calling it says how long ago,
-  /// attempts and waits included, on the same clock the waits sleep on.
+  /// Finished: a stopwatch started now on `clock`; calling it says how long ago.
   func startStopwatch() -> @Sendable () -> Duration {
     Self.stopwatch(on: clock)
   }
