@@ -55,7 +55,7 @@ struct ProductListViewModelTests {
       remote.requests == ["limit 30, skip 0"],
       guide.task(
         6,
-        "load() asks for the first page, 30 products skipping none: expected [limit 30, skip 0], got \(remote.requests)"
+        "load() asks for the first page, 30 products skipping none: expected [limit 30, skip 0], got [\(remote.requests.joined(separator: "; "))]"
       ))
     #expect(
       viewModel.products.map(\.id) == [1, 2, 3] && viewModel.errorMessage == nil,
