@@ -155,7 +155,10 @@ struct RetryingTests {
       outcome.failure as? CatalogError == .timedOut && rig.remote.attempts.count == 2 && sleeps == 1,
       guide.task(
         7,
-        "with a 2.5 s budget, the first wait of 990 ms fits, and the second, 1,980 ms, does not: it fits alone, but the waits add up to 2,970 ms (the budget counts the whole call, not each wait alone): 2 attempts and 1 sleep on the clock, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s) and \(sleeps) sleep(s) on the clock\(Self.clockNote(sleeps: sleeps))",
+        (sleeps == 0
+          ? "nothing slept on the injected clock, so the budget cannot be judged: use `try await clock.sleep(for:)`, not `Task.sleep` or another clock. "
+          : "")
+          + "with a 2.5 s budget, the first wait of 990 ms fits, and the second, 1,980 ms, does not: it fits alone, but the waits add up to 2,970 ms (the budget counts the whole call, not each wait alone): 2 attempts and 1 sleep on the clock, then .timedOut; got \(brief(outcome)) after \(rig.remote.attempts.count) attempt(s) and \(sleeps) sleep(s) on the clock",
         blaming: outcome))
   }
 
