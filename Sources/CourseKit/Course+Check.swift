@@ -9,9 +9,9 @@ extension Course {
     }
     let report = report(stage, result)
     say(report.lines(style: style).joined(separator: "\n"))
-    say("")
-    say(nextStep(report))
     let testsCatchEveryFault = try checkYourTests(stage) ?? true
+    say("")
+    say(nextStep(report, testsDone: testsCatchEveryFault))
     return result.allPassed && testsCatchEveryFault ? 0 : 1
   }
 
@@ -55,8 +55,17 @@ extension Course {
 
   /// What to do next about a stage that `report` shows: its first task, where to read, what helps.
   /// `watching` leaves out the advice to run `course watch`, which is already running.
-  func nextStep(_ report: StageReport, watching: Bool = false) -> String {
+  /// `testsDone` is false when the learner's tests of the stage's "Write the test"
+  /// tasks still fail or miss faults: a passing suite is then not the end of the stage.
+  func nextStep(_ report: StageReport, watching: Bool = false, testsDone: Bool = true) -> String {
     let stage = report.stage
+    if report.result.allPassed, !testsDone {
+      let tasks = faultList(of: stage)?.tasks.map { "\($0.number)" } ?? []
+      let named = tasks.count == 1 ? "Task \(tasks[0])" : "Tasks \(tasks.joined(separator: " and "))"
+      return style.bold("Next:") + " every test of the suite passes; your own tests of \(named) "
+        + "(Lessons/\(stage.folder)/\(FaultCheck.testsFolder)) are not done yet: the lines above say what each "
+        + "still misses. `swift run course hint \(stage.number) \(tasks.first ?? "")` gives one hint at a time."
+    }
     if report.result.allPassed {
       let next = package.workspace.stages().first { $0 > stage }
       return style.green("Stage \(stage.number) is solved.")

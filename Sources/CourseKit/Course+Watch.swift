@@ -20,7 +20,7 @@ extension Course {
     var snapshot = package.workspace.fileStamps(under: folder)
     var run = 1
     do {
-      if show(stage, first, run: run, changed: []) { return 0 }
+      if try show(stage, first, run: run, changed: []) { return 0 }
       while true {
         if interruption.isRequested { throw CourseError.interrupted }
         pause(Self.watchInterval)
@@ -37,7 +37,7 @@ extension Course {
           say(style.dim("Watching \(folder); save a file to try again, Ctrl-C to stop."))
           continue
         }
-        if show(stage, try runLesson(stage), run: run, changed: changed) { return 0 }
+        if try show(stage, try runLesson(stage), run: run, changed: changed) { return 0 }
       }
     } catch CourseError.interrupted {
       return stoppedWatching(folder)
@@ -74,20 +74,25 @@ extension Course {
     }
   }
 
-  /// Shows one run; true when the stage passes, after saying what comes next.
-  private func show(_ stage: Stage, _ result: SuiteResult, run: Int, changed: [String]) -> Bool {
+  /// Shows one run, and the fault check of the learner's own tests when the
+  /// stage has "Write the test" tasks; true when the stage passes and those
+  /// tests catch every fault, after saying what comes next.
+  ///
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
+  private func show(_ stage: Stage, _ result: SuiteResult, run: Int, changed: [String]) throws -> Bool {
     clearScreen()
     let after = changed.isEmpty ? "" : ", after a change to \(changed.joined(separator: ", "))"
     say(style.dim("course watch: run \(run)\(after)"))
     let report = report(stage, result)
     say(report.lines(style: style).joined(separator: "\n"))
+    let testsCatchEveryFault = try checkYourTests(stage) ?? true
     say("")
-    if result.allPassed {
+    if result.allPassed, testsCatchEveryFault {
       say(style.green(style.bold("Well done: stage \(stage.number), \(stage.name), passes every test.")))
       say(nextStep(report))
       return true
     }
-    say(nextStep(report, watching: true))
+    say(nextStep(report, watching: true, testsDone: testsCatchEveryFault))
     say(style.dim("Watching Lessons/\(stage.folder) for changes. Ctrl-C stops."))
     return false
   }

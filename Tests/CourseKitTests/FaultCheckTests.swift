@@ -312,3 +312,19 @@ struct FaultStatusTests {
     #expect(!failing.contains("your tests"), "a stage whose suite fails is not told about its tests: \(failing)")
   }
 }
+
+/// `course check` on a stage whose suite passes while the learner's own tests are not done.
+struct FaultCheckCommandTests {
+  @Test func aPassingSuiteWithUnfinishedTestsSaysTheTestsAreNext() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write("Faults/01-Intro.md", FaultCheckTests.list)
+    try folder.write("Solutions/01-Intro/Model.swift", FaultCheckTests.model)
+    let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: .allPass))
+    #expect(status == 1, "the stage is not done while its tests are not: \(output)")
+    #expect(output.contains("✘ Task 3 \"Write the test: loading\": Your tests caught 0 of 3 faults."), "\(output)")
+    #expect(output.contains("No tests ran from YourTests/LoadTests.swift"), "\(output)")
+    #expect(
+      output.contains("Next: every test of the suite passes; your own tests of Tasks 3 and 4"), "\(output)")
+    #expect(!output.contains("Stage 01 is solved"), "\(output)")
+  }
+}
