@@ -36,6 +36,8 @@ let stages: [Stage] = [
   Stage(number: "05", name: "CachingRepository", uses: ["CourseSQLite"], writesTests: true),
   Stage(number: "06", name: "ErrorMapping", uses: ["CourseSQLite"], writesTests: true),
   Stage(number: "07", name: "OfflineFirstStreams", uses: ["CourseSQLite"], writesTests: true),
+  // The capstone: its lesson starts from an empty folder, not from Solution 07.
+  Stage(number: "08", name: "Capstone", uses: ["CourseSQLite"], writesTests: true),
 ]
 
 // MARK: - Infrastructure
@@ -68,12 +70,14 @@ let package = Package(
   targets: [
     .target(
       name: "CourseFixtures",
-      resources: [.copy("Resources/products.json"), .copy("Resources/LICENSE-dummyjson.txt")]
+      resources: [
+        .copy("Resources/products.json"), .copy("Resources/LICENSE-dummyjson.txt"), .copy("Resources/articles.json"),
+      ]
     ),
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
-    .target(name: "StageTesting", dependencies: ["LessonSupport"]),
+    .target(name: "StageTesting", dependencies: ["LessonSupport", "CourseClock"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
     // `course demo`: the finished app of the last stage against an embedded `course serve`.

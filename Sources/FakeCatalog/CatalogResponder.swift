@@ -48,20 +48,21 @@ public final class CatalogResponder: Sendable {
   /// The server's wall clock, for the `Date` header of every answer.
   private let now: @Sendable () -> Date
 
-  /// Makes a responder serving `products`.
+  /// Makes a responder serving `products` and `articles`.
   ///
   /// - Parameters:
   ///   - products: The records to serve; the 194 real records by default.
+  ///   - articles: The articles behind `GET /articles`; the twelve of `ArticleFixtures` by default.
   ///   - keepsRequests: Whether `requests` records every request; a long-running
   ///     server passes `false` so its memory does not grow with its traffic.
   ///   - sleep: Waits out injected latency: a `TestClock` in tests, the real clock in a server.
   public init(
-    products: [JSONValue] = ProductFixtures.records, keepsRequests: Bool = true,
-    now: @escaping @Sendable () -> Date = { Date() },
+    products: [JSONValue] = ProductFixtures.records, articles: [JSONValue] = ArticleFixtures.records,
+    keepsRequests: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
     sleep: @escaping @Sendable (Duration) async throws -> Void
   ) {
     self.now = now
-    self.state = Mutex(State(store: CatalogStore(products: products)))
+    self.state = Mutex(State(store: CatalogStore(products: products, articles: articles)))
     self.keepsRequests = keepsRequests
     self.sleep = sleep
   }
@@ -70,6 +71,13 @@ public final class CatalogResponder: Sendable {
 
   /// The records served now, writes included.
   public var products: [JSONValue] { state.withLock { $0.store.products } }
+
+  /// The articles served now. Setting them is another client's edit: the next
+  /// `GET /articles` answers with them, newest first by `updated_at`.
+  public var articles: [JSONValue] {
+    get { state.withLock { $0.store.articles } }
+    set { state.withLock { $0.store.articles = newValue } }
+  }
 
   /// Every request answered, in arrival order; empty when `keepsRequests` is `false`.
   public var requests: [RecordedRequest] { state.withLock { $0.requests } }

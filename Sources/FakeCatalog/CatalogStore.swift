@@ -20,6 +20,8 @@ import Foundation
 ///   a gap a client cannot predict (seeded, so a test run repeats).
 struct CatalogStore: Sendable {
   private(set) var products: [JSONValue]
+  /// The articles behind `GET /articles`, in no particular order: each answer sorts them.
+  var articles: [JSONValue]
   /// Which habits of a real server it keeps.
   var habits: ServerHabits = .real
   /// The last `meta.updatedAt` the server stamped; each stamp is later than the last.
@@ -40,13 +42,21 @@ struct CatalogStore: Sendable {
     let reply: Reply
   }
 
-  init(products: [JSONValue]) {
+  init(products: [JSONValue], articles: [JSONValue] = ArticleFixtures.records) {
     self.products = products
+    self.articles = articles
   }
 
   /// Which route a method and path belong to, or `nil` for an unknown one.
   static func route(method: String, path: String) -> Route? {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    if parts.first == "articles" {
+      switch (method, parts.count) {
+      case ("GET", 1): return .articles
+      case ("GET", 2): return .article
+      default: return nil
+      }
+    }
     guard parts.first == "products" else { return nil }
     switch (method, parts.count) {
     case ("GET", 1): return .list
@@ -134,7 +144,23 @@ struct CatalogStore: Sendable {
       products.remove(at: index)
       fields["isDeleted"] = .bool(true)
       return .json(.object(fields))
+    case .articles:
+      return .json(.array(Self.newestFirst(articles)))
+    case .article:
+      guard let article = articles.first(where: { $0["id"]?.stringValue == idText }) else {
+        return .message("Article with id '\(idText)' not found", status: 404)
+      }
+      return .json(article)
     }
+  }
+
+  /// Articles by `updated_at`, newest first, as instants (a date with fractional
+  /// seconds and one without compare by time, not by text); ties by id.
+  static func newestFirst(_ articles: [JSONValue]) -> [JSONValue] {
+    let dated = articles.map { article in
+      (article, article["updated_at"]?.stringValue.flatMap(instant) ?? -.infinity, article["id"]?.stringValue ?? "")
+    }
+    return dated.sorted { ($0.1, $0.2) > ($1.1, $1.2) }.map(\.0)
   }
 
   // MARK: Versions and ids, as a real server keeps them

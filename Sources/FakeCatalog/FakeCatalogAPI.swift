@@ -32,19 +32,17 @@ public final class FakeCatalogAPI: Sendable {
   let responder: CatalogResponder
   private let sharedSessionLog = Mutex<[RecordedRequest]>([])
 
-  /// Makes an API serving `products`.
+  /// Makes an API serving `products` and `articles`.
   ///
   /// - Parameters:
-  ///   - products: The records to serve; the 194 real records by default.
-  ///   - clock: The clock that injected latency waits on.
-  /// - Parameters:
-  ///   - products: The records it starts with.
+  ///   - products: The records it starts with; the 194 real records by default.
+  ///   - articles: The articles behind `GET /articles`; the twelve of `ArticleFixtures` by default.
   ///   - clock: What its latency waits on.
   ///   - now: The server's wall clock, for the `Date` header of every answer;
   ///     a test passes its own `now` so that dates in headers line up with it.
   public init(
-    products: [JSONValue] = ProductFixtures.records, clock: TestClock = TestClock(),
-    now: @escaping @Sendable () -> Date = { Date() }
+    products: [JSONValue] = ProductFixtures.records, articles: [JSONValue] = ArticleFixtures.records,
+    clock: TestClock = TestClock(), now: @escaping @Sendable () -> Date = { Date() }
   ) {
     // Before this API, or anything else, makes a session; see SharedSessionTrap.
     SharedSessionTrap.install()
@@ -54,7 +52,7 @@ public final class FakeCatalogAPI: Sendable {
     }
     self.baseURL = baseURL
     self.clock = clock
-    self.responder = CatalogResponder(products: products, now: now, sleep: { try await clock.sleep(for: $0) })
+    self.responder = CatalogResponder(products: products, articles: articles, now: now, sleep: { try await clock.sleep(for: $0) })
     let configuration = URLSessionConfiguration.ephemeral
     configuration.protocolClasses = [FakeCatalogURLProtocol.self]
     self.session = URLSession(configuration: configuration)
@@ -73,6 +71,13 @@ public final class FakeCatalogAPI: Sendable {
 
   /// The records the API serves now, writes included.
   public var products: [JSONValue] { responder.products }
+
+  /// The articles it serves now. Setting them is another client's edit: the
+  /// next `GET /articles` answers with them, newest first by `updated_at`.
+  public var articles: [JSONValue] {
+    get { responder.articles }
+    set { responder.articles = newValue }
+  }
 
   /// Every request that reached the API through `session`, in arrival order.
   public var requests: [RecordedRequest] { responder.requests }

@@ -12,4 +12,8 @@ public enum Route: String, Sendable, Hashable, CaseIterable {
   case update
   /// `DELETE /products/{id}`
   case delete
+  /// `GET /articles`: every article, newest first (the capstone's resource)
+  case articles
+  /// `GET /articles/{id}`
+  case article
 }

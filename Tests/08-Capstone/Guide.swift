@@ -1,0 +1,202 @@
+import CourseClock
+import CourseFixtures
+import FakeCatalog
+import Foundation
+import StageTesting
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if SOLUTION
+  import Solution08
+#else
+  import Lesson08
+#endif
+
+// The capstone's suite sees only the domain (Article.swift) and the composition
+// root, `makeArticleRepository`: every part behind them is the learner's design,
+// so no test here names a type, a table or a helper of theirs.
+
+let guide = StageGuide(
+  doc: "Docs/08-Capstone.md",
+  tasks: [
+    1: "Read the journal from the API",
+    2: "Keep the articles on the device",
+    3: "Serve the store first",
+    4: "Publish every change",
+    5: "Write the test: what a read serves",
+    6: "Write the test: what the store keeps",
+  ]
+)
+
+/// 2026-12-01 09:00:00 UTC: the wall-clock time a test starts at.
+let startDate = Date(timeIntervalSince1970: 1_796_115_600)
+
+/// A wall clock the test moves by hand, injected as `now`.
+final class WallClock: Sendable {
+  private let date = Mutex(startDate)
+
+  var now: @Sendable () -> Date { { self.date.withLock { $0 } } }
+
+  /// Moves the wall clock on, as a day passing between two launches of the app.
+  func advance(by interval: TimeInterval) {
+    date.withLock { $0 = $0.addingTimeInterval(interval) }
+  }
+}
+
+/// A database file of its own, removed when the test lets go of it.
+final class DatabaseFile: Sendable {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("capstone-\(UUID().uuidString).sqlite")
+    .path
+
+  deinit {
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
+}
+
+/// The fake API, a database file and a wall clock: what the app runs on.
+struct Journal {
+  let api: FakeCatalogAPI
+  let file = DatabaseFile()
+  let clock = WallClock()
+
+  init(articles: [JSONValue] = ArticleFixtures.records) {
+    api = FakeCatalogAPI(articles: articles)
+  }
+
+  /// A launch of the app: the repository the composition root builds on the journal's file.
+  func launch() throws -> any ArticleRepository {
+    try makeArticleRepository(
+      baseURL: api.baseURL, session: api.session, databasePath: file.path, now: clock.now)
+  }
+
+  /// `launch()`, recording an issue that names `task` (or Task 1, while the
+  /// composition root is a stub) when it throws.
+  func launch(for task: Int, sourceLocation: SourceLocation = #_sourceLocation) -> (any ArticleRepository)? {
+    do {
+      return try launch()
+    } catch {
+      Issue.record(
+        guide.task(
+          task, "makeArticleRepository(baseURL:session:databasePath:now:) should build the repository; it threw \(error)",
+          blaming: error), sourceLocation: sourceLocation)
+      return nil
+    }
+  }
+
+  /// Another client edits an article on the server: a new title, stamped `later` than its current version.
+  func theirEdit(id: String, title: String, stampedAt date: Date) {
+    api.articles = api.articles.map { record in
+      guard record["id"]?.stringValue == id, case .object(var fields) = record else { return record }
+      fields["title"] = .string(title)
+      fields["updated_at"] = .string(iso(date))
+      return .object(fields)
+    }
+  }
+}
+
+/// A date as the API writes it, with milliseconds: `2026-12-01T09:00:00.250Z`.
+func iso(_ date: Date) -> String {
+  Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+}
+
+/// The articles `records` hold, as the domain sees them, newest first (ties by id).
+///
+/// Read here with the suite's own decoding, never with the learner's.
+func domainArticles(_ records: [JSONValue]) -> [Article] {
+  let articles = records.map { record -> Article in
+    let text = record["updated_at"]?.stringValue ?? ""
+    let date =
+      (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+      ?? (try? Date.ISO8601FormatStyle().parse(text))
+    guard let id = record["id"]?.stringValue, let title = record["title"]?.stringValue,
+      let body = record["body"]?.stringValue, let date
+    else { preconditionFailure("the suite's article records are well formed: \(record)") }
+    return Article(id: id, title: title, body: body, updatedAt: date)
+  }
+  return articles.sorted { ($0.updatedAt, $1.id) > ($1.updatedAt, $0.id) }
+}
+
+/// The twelve articles of the fixture, newest first.
+let fixtureArticles = domainArticles(ArticleFixtures.records)
+
+/// Whether two lists hold the same articles in the same order, dates to the
+/// millisecond: the server sends no finer ones, and a store may keep no finer.
+func sameArticles(_ a: [Article]?, _ b: [Article]) -> Bool {
+  guard let a, a.count == b.count else { return false }
+  return zip(a, b).allSatisfy { left, right in
+    left.id == right.id && left.title == right.title && left.body == right.body
+      && abs(left.updatedAt.timeIntervalSince(right.updatedAt)) < 0.0005
+  }
+}
+
+/// Ids in order, for short messages.
+func ids(_ articles: [Article]?) -> String {
+  guard let articles else { return "nothing" }
+  if articles.count > 4 {
+    return "\(articles.count) articles [\(articles.prefix(3).map(\.id).joined(separator: ", ")), …]"
+  }
+  return "[\(articles.map(\.id).joined(separator: ", "))]"
+}
+
+/// What a list breaks of the expected one, for messages: its first wrong article, field by field.
+func whatDiffers(_ actual: [Article]?, from expected: [Article]) -> String {
+  guard let actual else { return "got nothing" }
+  guard actual.count == expected.count else { return "got \(ids(actual)), expected \(ids(expected))" }
+  for (index, (got, want)) in zip(actual, expected).enumerated() {
+    if got.id != want.id {
+      return "at position \(index) expected \(want.id), got \(got.id) (order: newest updatedAt first)"
+    }
+    if got.title != want.title || got.body != want.body {
+      return "\(want.id): expected title \"\(want.title)\" and its body, got \"\(got.title)\""
+    }
+    if abs(got.updatedAt.timeIntervalSince(want.updatedAt)) >= 0.0005 {
+      return "\(want.id): expected updatedAt \(iso(want.updatedAt)), got \(iso(got.updatedAt))"
+    }
+  }
+  return "the same"
+}
+
+/// An error as a message shows it, without module names.
+func short(_ error: (any Error)?) -> String {
+  guard let error else { return "no error" }
+  let text = String(describing: error).replacingOccurrences(
+    of: #"\b(Lesson|Solution)08\.([A-Z]\w*\.)+"#, with: ".", options: .regularExpression)
+  return text.hasPrefix(".") ? String(text.dropFirst()) : text
+}
+
+/// The outcome of a call, for messages.
+func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
+  switch outcome {
+  case .success(let value): "no error (it returned \(value is [Article] ? ids(value as? [Article]) : "\(value)"))"
+  case .failure(let error): "the error \(short(error))"
+  }
+}
+
+/// Runs `body` and returns its value; when it throws, records an issue naming
+/// `task` (or the stub's task) and returns `nil`.
+func attempt<Value>(
+  _ task: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value
+) async -> Value? {
+  do {
+    return try await body()
+  } catch {
+    Issue.record(guide.task(task, "\(what); it threw \(short(error))", blaming: error), sourceLocation: sourceLocation)
+    return nil
+  }
+}
+
+/// Whether `condition` becomes true within `safetyLimit`, checked again after
+/// every turn: for what comes after I/O that no event announces (a refresh
+/// running behind a read).
+func comesTrue(_ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now.advanced(by: safetyLimit)
+  while !(await condition()) {
+    if Task.isCancelled || ContinuousClock.now >= deadline { return await condition() }
+    await Task.yield()
+  }
+  return true
+}

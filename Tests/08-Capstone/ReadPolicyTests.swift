@@ -1,0 +1,94 @@
+import CourseClock
+import CourseFixtures
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  import Solution08
+#else
+  import Lesson08
+#endif
+
+/// Task 3: a read answers from the device at once; the server only fills the
+/// store, behind the answer.
+@Suite(.timeLimit(.minutes(1)))
+struct ReadPolicyTests {
+  /// Yesterday's launch filled the store; today's starts with a slow server whose journal has changed.
+  static func yesterday() async -> Journal? {
+    let journal = Journal()
+    guard let first = journal.launch(for: 3),
+      await attempt(3, "refresh() should keep the articles", { try await first.refresh() }) != nil
+    else { return nil }
+    journal.clock.advance(by: 86_400)
+    journal.theirEdit(id: fixtureArticles[5].id, title: "Changed overnight", stampedAt: startDate.addingTimeInterval(3_600))
+    return journal
+  }
+
+  @Test func aReadAnswersFromTheStoreAtOnceThenRefreshes() async {
+    guard let journal = await Self.yesterday(), let repository = journal.launch(for: 3) else { return }
+    journal.api.inject(.latency(.seconds(30)), on: .articles, times: 1)
+    let read = Task { try await repository.latest() }
+    let answered = await finishesWithinSafetyLimit(read, cancelling: true)
+    let outcome = await read.result
+    #expect(
+      answered && sameArticles((try? outcome.get()), fixtureArticles),
+      guide.task(
+        3,
+        "with yesterday's 12 articles stored and the server slow to answer, latest() should give the stored list at once, without waiting for the server; it \(answered ? "gave \(brief(outcome.mapError { $0 as any Error }))" : "was still waiting after \(safetyLimit)")",
+        blaming: outcome.failure))
+    guard answered else { return }
+    let asked = await journal.api.clock.waitForSleepersWithinSafetyLimit(count: 1)
+    #expect(
+      asked,
+      guide.task(
+        3,
+        "a read whose stored copy is a day old should refresh behind its answer (GET /articles while the screen shows the stored list); the server saw \(journal.api.requests.count - 1) request(s) after the launch"
+      ))
+    guard asked else { return }
+    journal.api.clock.advance(by: .seconds(30))
+    let title = fixtureArticles[5].id
+    let refreshed = await comesTrue {
+      (try? await repository.latest())?.contains { $0.id == title && $0.title == "Changed overnight" } ?? false
+    }
+    #expect(
+      refreshed,
+      guide.task(
+        3,
+        "once the server answered the refresh behind the read, the store (and so the next latest()) should hold the overnight edit of \(title); after \(safetyLimit) it did not"
+      ))
+  }
+
+  @Test func offlineTheStoreStillAnswers() async {
+    guard let journal = await Self.yesterday(), let repository = journal.launch(for: 3) else { return }
+    journal.api.inject(.offline)
+    let outcome = await Result { try await repository.latest() }
+    #expect(
+      sameArticles((try? outcome.get()), fixtureArticles),
+      guide.task(
+        3,
+        "offline, with yesterday's articles stored, latest() should give them (an offline-first app reads without a network); it gave \(brief(outcome))",
+        blaming: outcome.failure))
+    let refresh = await Result { try await repository.refresh() }
+    #expect(
+      refresh.failure as? ArticleError == .offline,
+      guide.task(
+        3,
+        "offline, refresh() should still say so with ArticleError.offline, so the screen can show a banner over the stored list; it gave \(brief(refresh))",
+        blaming: refresh.failure))
+  }
+
+  @Test func offlineWithNothingStoredIsOffline() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 3) else { return }
+    journal.api.inject(.offline)
+    let outcome = await Result { try await repository.latest() }
+    #expect(
+      outcome.failure as? ArticleError == .offline,
+      guide.task(
+        3,
+        "on a first launch offline there is nothing to show: latest() should throw ArticleError.offline, not an empty list the screen would take for an empty journal; it gave \(brief(outcome))",
+        blaming: outcome.failure))
+  }
+}

@@ -1,0 +1,145 @@
+import CourseClock
+import CourseFixtures
+import FakeCatalog
+import Foundation
+import StageTesting
+import Testing
+
+#if SOLUTION
+  import Solution08
+#else
+  import Lesson08
+#endif
+
+/// Task 2: the database on the device holds what the server answered, once
+/// per article, newest first, and never goes back to an older version.
+@Suite(.timeLimit(.minutes(1)))
+struct StoreTests {
+  @Test func aRefreshIsStillThereAfterARestart() async {
+    let journal = Journal()
+    guard let first = journal.launch(for: 2),
+      await attempt(2, "refresh() should fetch and keep the articles", { try await first.refresh() }) != nil
+    else { return }
+    journal.api.inject(.offline)
+    guard let second = journal.launch(for: 2) else { return }
+    let outcome = await Result { try await second.latest() }
+    #expect(
+      sameArticles((try? outcome.get()), fixtureArticles),
+      guide.task(
+        2,
+        "after refresh(), a second launch on the same database file, offline, should read the 12 articles from the file; latest() gave \(brief(outcome)) (\((try? outcome.get()).map { whatDiffers($0, from: fixtureArticles) } ?? "no list"))",
+        blaming: outcome.failure))
+  }
+
+  @Test func theSameArticleTwiceIsOneRow() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2),
+      await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil,
+      await attempt(2, "a second refresh() should keep them again", { try await repository.refresh() }) != nil
+    else { return }
+    // An answer that lists one article twice, as a server paging by date can.
+    let twice = ArticleFixtures.records + [ArticleFixtures.records[0]]
+    journal.api.inject(.body(String(decoding: JSONValue.array(twice).encoded(), as: UTF8.self)), on: .articles, times: 1)
+    _ = await attempt(2, "a refresh whose answer lists an article twice should keep it once", { try await repository.refresh() })
+    journal.api.inject(.offline)
+    let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    let counts = Dictionary(grouping: articles ?? [], by: \.id).filter { $0.value.count > 1 }.keys.sorted()
+    #expect(
+      articles?.count == 12 && counts.isEmpty,
+      guide.task(
+        2,
+        "three refreshes of the same 12 articles (the last listing one twice) should keep 12 rows, one per id (an upsert, not an insert); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
+      ))
+  }
+
+  @Test func theStoreIsNewestFirstWhateverOrderTheServerSends() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2) else { return }
+    // The same articles, oldest first: the order of the answer is not the order of the screen.
+    let oldestFirst = Array(fixtureArticles.reversed()).map(\.id).compactMap { ArticleFixtures.record(id: $0) }
+    journal.api.inject(.body(String(decoding: JSONValue.array(oldestFirst).encoded(), as: UTF8.self)), on: .articles, times: 1)
+    guard await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil else { return }
+    // A new article arrives later; it is the newest of all.
+    let newest = JSONValue.object([
+      "id": .string("advent-calendar"), "title": .string("Our advent calendar is back"),
+      "body": .string("Twenty-four doors, one small gift behind each."),
+      "updated_at": .string(iso(startDate)),
+    ])
+    journal.api.articles.append(newest)
+    journal.clock.advance(by: 86_400)
+    guard await attempt(2, "a second refresh() should keep the new article", { try await repository.refresh() }) != nil
+    else { return }
+    journal.api.inject(.offline)
+    let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    let expected = domainArticles(ArticleFixtures.records + [newest])
+    #expect(
+      sameArticles(articles, expected),
+      guide.task(
+        2,
+        "the store should give the articles newest first by updatedAt, whatever order the server sent them in and whenever they arrived (an article stored last but dated first goes first); \(whatDiffers(articles, from: expected))"
+      ))
+  }
+
+  @Test func aLateAnswerDoesNotRollAnArticleBack() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2),
+      await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil
+    else { return }
+    // A slow refresh: the server decides its answer now, and it arrives last.
+    journal.api.inject(.latency(.seconds(5)), on: .articles, times: 1)
+    let slow = Task { try await repository.refresh() }
+    guard await journal.api.clock.waitForSleepers(count: 1, whileRunning: slow) else {
+      Issue.record(guide.task(2, "expected refresh() to send GET /articles; it returned \(brief(await slow.result.mapError { $0 as any Error })) without waiting for the server"))
+      return
+    }
+    // Meanwhile the article is edited on the server, and a second refresh brings the edit.
+    let id = fixtureArticles[3].id
+    let editedAt = fixtureArticles[0].updatedAt.addingTimeInterval(60)
+    journal.theirEdit(id: id, title: "Edited on the server", stampedAt: editedAt)
+    let quick = await Result { try await repository.refresh() }
+    journal.api.clock.advance(by: .seconds(5))
+    let late = await slow.result
+    journal.api.inject(.offline)
+    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    let title = stored?.first { $0.id == id }?.title
+    #expect(
+      quick.failure == nil && title == "Edited on the server",
+      guide.task(
+        2,
+        "a refresh sent after the server's edit brought \"Edited on the server\" for \(id); the answer to an earlier refresh, which arrived after it (\(brief(late.mapError { $0 as any Error }))), must not roll it back to the older version: keep an article only when its updatedAt is newer than the stored one's. The second refresh gave \(brief(quick.mapError { $0 as any Error })), and the store holds \(title.map { "\"\($0)\"" } ?? "no such article")",
+        blaming: quick.failure))
+  }
+
+  @Test func aFailedRefreshKeepsWhatWasStored() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2),
+      await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil
+    else { return }
+    journal.theirEdit(id: fixtureArticles[0].id, title: "Never seen", stampedAt: startDate)
+    journal.api.inject(.truncatedBody, on: .articles, times: 1)
+    let outcome = await Result { try await repository.refresh() }
+    journal.api.inject(.offline)
+    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    #expect(
+      outcome.failure != nil && sameArticles(stored, fixtureArticles),
+      guide.task(
+        2,
+        "a refresh whose answer is cut off halfway should throw and leave the 12 stored articles as they were; it gave \(brief(outcome)), and the store holds: \(whatDiffers(stored, from: fixtureArticles))",
+        blaming: outcome.failure))
+  }
+
+  @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
+    let journal = Journal()
+    let bytes = Data("These are a user's notes, not SQLite.".utf8)
+    try bytes.write(to: URL(fileURLWithPath: journal.file.path))
+    let outcome = Result { try journal.launch() }
+    let after = try? Data(contentsOf: URL(fileURLWithPath: journal.file.path))
+    let isStub = outcome.failure.flatMap { unfinishedTask(in: $0) } != nil
+    #expect(
+      !isStub && outcome.failure as? ArticleError == .storage && after == bytes,
+      guide.task(
+        2,
+        "makeArticleRepository on a file that is not a database should throw ArticleError.storage and leave the file as it was (never delete what you cannot read); it gave \(outcome.failure.map { "the error \(short($0))" } ?? "a repository"), and the file is \(after == bytes ? "unchanged" : "changed")",
+        blaming: outcome.failure))
+  }
+}
