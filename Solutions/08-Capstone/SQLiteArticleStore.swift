@@ -59,7 +59,7 @@ final class SQLiteArticleStore {
         INSERT INTO articles (id, title, body, updated_at_ms) VALUES (?, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET
           title = excluded.title, body = excluded.body, updated_at_ms = excluded.updated_at_ms
-        WHERE excluded.updated_at_ms > articles.updated_at_ms
+        WHERE \(Self.isNewer)
         """)
       var changed = false
       for article in articles {
@@ -78,6 +78,9 @@ final class SQLiteArticleStore {
       return changed
     }
   }
+
+  /// When an answer may replace a stored article: only with a newer version.
+  static let isNewer = "excluded.updated_at_ms > articles.updated_at_ms"
 
   /// When the server last answered a refresh, or `nil` if it never has.
   func lastRefresh() throws -> Date? {

@@ -21,9 +21,16 @@ import Foundation
 /// an earlier stage adds cannot silently miss this one. The first stage has no
 /// predecessor and is not checked. The learner's tests (`YourTests/`) are the
 /// fault check's, not this one's: each stage starts them from its placeholders.
+///
+/// A capstone starts from an empty folder instead: its doc has a section headed
+/// exactly `## What you start with`, listing the only files its lesson holds
+/// (the domain and the composition-root stub), and the lesson must hold exactly
+/// those, whatever the previous solution has.
 enum ContinuityCheck {
   /// The heading of the section that lists the learner's files.
   static let heading = "Your files"
+  /// The heading of a capstone's list of the files its lesson starts with.
+  static let startHeading = "What you start with"
 
   /// Checks one stage against the stage before it in `stages`; no lines for the first stage.
   static func checks(for stage: Stage, after previous: Stage?, in workspace: Workspace) -> [StageVerdict.Check] {
@@ -34,7 +41,11 @@ enum ContinuityCheck {
       return []  // The required-files check reports a missing doc.
     }
     let lessonFiles = workspace.files(under: lesson).filter { !$0.hasPrefix(FaultCheck.testsFolder + "/") }
-    guard let listed = learnerFiles(in: StageDoc(markdown: markdown), lessonFiles: lessonFiles) else {
+    let doc = StageDoc(markdown: markdown)
+    if doc.section(startHeading) != nil {
+      return emptyFolderChecks(for: stage, doc: doc, lessonFiles: lessonFiles)
+    }
+    guard let listed = learnerFiles(in: doc, lessonFiles: lessonFiles) else {
       return [
         StageVerdict.Check(
           ok: false,
@@ -92,9 +103,45 @@ enum ContinuityCheck {
     return problems
   }
 
+  /// A capstone's lesson holds exactly the files its doc's `## What you start with` lists.
+  static func emptyFolderChecks(for stage: Stage, doc: StageDoc, lessonFiles: [String]) -> [StageVerdict.Check] {
+    let lesson = "Lessons/\(stage.folder)"
+    let given = files(in: doc, section: startHeading, lessonFiles: lessonFiles) ?? []
+    var problems: [StageVerdict.Check] = []
+    if given.isEmpty {
+      problems.append(
+        StageVerdict.Check(
+          ok: false,
+          text: "\(stage.doc)'s `## \(startHeading)` lists no file; name the domain file and the composition-root stub"))
+    }
+    for file in given where !lessonFiles.contains(file) {
+      problems.append(
+        StageVerdict.Check(
+          ok: false, text: "\(stage.doc) lists `\(file)` under ## \(startHeading), but \(lesson)/\(file) does not exist"))
+    }
+    for file in lessonFiles where !given.contains(file) {
+      problems.append(
+        StageVerdict.Check(
+          ok: false,
+          text: "\(lesson)/\(file) is not listed under ## \(startHeading) in \(stage.doc): a capstone starts from "
+            + "only the files listed there; the rest is the learner's to write"))
+    }
+    guard problems.isEmpty else { return problems }
+    return [
+      StageVerdict.Check(
+        ok: true,
+        text: "\(lesson) starts from an empty folder: only \(given.joined(separator: ", ")), as \(stage.doc) lists them")
+    ]
+  }
+
   /// The files the doc's `## Your files` section lists, or `nil` when it has no such section.
   static func learnerFiles(in doc: StageDoc, lessonFiles: [String]) -> [String]? {
-    guard let lines = doc.section(heading) else { return nil }
+    files(in: doc, section: heading, lessonFiles: lessonFiles)
+  }
+
+  /// The files a section's bullets name, or `nil` when the doc has no such section.
+  static func files(in doc: StageDoc, section: String, lessonFiles: [String]) -> [String]? {
+    guard let lines = doc.section(section) else { return nil }
     var files: [String] = []
     for line in lines {
       let trimmed = line.drop { $0 == " " }
