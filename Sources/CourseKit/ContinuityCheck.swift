@@ -112,12 +112,14 @@ enum ContinuityCheck {
       problems.append(
         StageVerdict.Check(
           ok: false,
-          text: "\(stage.doc)'s `## \(startHeading)` lists no file; name the domain file and the composition-root stub"))
+          text: "\(stage.doc)'s `## \(startHeading)` lists no file; name the domain file and the composition-root stub")
+      )
     }
     for file in given where !lessonFiles.contains(file) {
       problems.append(
         StageVerdict.Check(
-          ok: false, text: "\(stage.doc) lists `\(file)` under ## \(startHeading), but \(lesson)/\(file) does not exist"))
+          ok: false, text: "\(stage.doc) lists `\(file)` under ## \(startHeading), but \(lesson)/\(file) does not exist"
+        ))
     }
     for file in lessonFiles where !given.contains(file) {
       problems.append(
@@ -130,7 +132,8 @@ enum ContinuityCheck {
     return [
       StageVerdict.Check(
         ok: true,
-        text: "\(lesson) starts from an empty folder: only \(given.joined(separator: ", ")), as \(stage.doc) lists them")
+        text: "\(lesson) starts from an empty folder: only \(given.joined(separator: ", ")), as \(stage.doc) lists them"
+      )
     ]
   }
 

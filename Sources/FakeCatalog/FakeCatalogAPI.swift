@@ -52,7 +52,8 @@ public final class FakeCatalogAPI: Sendable {
     }
     self.baseURL = baseURL
     self.clock = clock
-    self.responder = CatalogResponder(products: products, articles: articles, now: now, sleep: { try await clock.sleep(for: $0) })
+    self.responder = CatalogResponder(
+      products: products, articles: articles, now: now, sleep: { try await clock.sleep(for: $0) })
     let configuration = URLSessionConfiguration.ephemeral
     configuration.protocolClasses = [FakeCatalogURLProtocol.self]
     self.session = URLSession(configuration: configuration)

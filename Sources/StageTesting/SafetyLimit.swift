@@ -196,4 +196,3 @@ public final class StreamReader<Value: Sendable>: Sendable {
   /// Stops reading.
   public func cancel() { reader.cancel() }
 }
-

@@ -81,7 +81,8 @@ struct Journal {
     } catch {
       Issue.record(
         guide.task(
-          task, "makeArticleRepository(baseURL:session:databasePath:now:) should build the repository; it threw \(error)",
+          task,
+          "makeArticleRepository(baseURL:session:databasePath:now:) should build the repository; it threw \(error)",
           blaming: error), sourceLocation: sourceLocation)
       return nil
     }

@@ -42,7 +42,9 @@ struct ObserveTests {
     #expect(
       empty == [],
       guide.task(
-        4, "observeLatest() on an empty store should give the stored list, [], at once; it gave \(empty.map(ids) ?? reader.whyShort)"))
+        4,
+        "observeLatest() on an empty store should give the stored list, [], at once; it gave \(empty.map(ids) ?? reader.whyShort)"
+      ))
     guard empty != nil,
       await attempt(4, "refresh() should keep the articles", { try await repository.refresh() }) != nil
     else { return }
@@ -53,7 +55,9 @@ struct ObserveTests {
     journal.theirEdit(id: id, title: "Updated", stampedAt: startDate)
     _ = await attempt(4, "a third refresh() should bring the edit", { try await repository.refresh() })
     let seen = await reader.settled(count: 3)
-    let shape = seen.map { list in list.isEmpty ? "[]" : list.contains { $0.title == "Updated" } ? "edited" : "\(list.count)" }
+    let shape = seen.map { list in
+      list.isEmpty ? "[]" : list.contains { $0.title == "Updated" } ? "edited" : "\(list.count)"
+    }
     #expect(
       shape == ["[]", "12", "edited"],
       guide.task(
@@ -63,7 +67,10 @@ struct ObserveTests {
     let last = seen.last ?? []
     #expect(
       seen.count < 3 || last.first?.id == id,
-      guide.task(4, "the edited article is now the newest and goes first in what observers see; the list began \(ids(Array(last.prefix(3))))"))
+      guide.task(
+        4,
+        "the edited article is now the newest and goes first in what observers see; the list began \(ids(Array(last.prefix(3))))"
+      ))
   }
 
   @Test func everyObserverGetsEachChangeUntilItStops() async {
@@ -78,7 +85,11 @@ struct ObserveTests {
       await attempt(4, "refresh() should keep the articles", { try await repository.refresh() }) != nil
     else {
       if !(started && startedToo) {
-        Issue.record(guide.task(4, "two observers of an empty store should each get [] at once; one got \(staying.values.count) value(s), the other \(leaving.values.count)"))
+        Issue.record(
+          guide.task(
+            4,
+            "two observers of an empty store should each get [] at once; one got \(staying.values.count) value(s), the other \(leaving.values.count)"
+          ))
       }
       return
     }
@@ -89,7 +100,8 @@ struct ObserveTests {
       both,
       guide.task(
         4,
-        "two observers should each get the refreshed list; one saw \(staying.values.count) value(s), the other \(leaving.values.count)"))
+        "two observers should each get the refreshed list; one saw \(staying.values.count) value(s), the other \(leaving.values.count)"
+      ))
     leaving.cancel()
     journal.theirEdit(id: fixtureArticles[0].id, title: "After one left", stampedAt: startDate)
     _ = await attempt(4, "refresh() should bring the edit", { try await repository.refresh() })

@@ -22,7 +22,8 @@ struct ReadPolicyTests {
       await attempt(3, "refresh() should keep the articles", { try await first.refresh() }) != nil
     else { return nil }
     journal.clock.advance(by: 86_400)
-    journal.theirEdit(id: fixtureArticles[5].id, title: "Changed overnight", stampedAt: startDate.addingTimeInterval(3_600))
+    journal.theirEdit(
+      id: fixtureArticles[5].id, title: "Changed overnight", stampedAt: startDate.addingTimeInterval(3_600))
     return journal
   }
 

@@ -18,7 +18,8 @@ struct ReadTests {
   @Test func aFirstReadGivesEveryArticleAsTheServerWroteIt() async {
     let journal = Journal()
     guard let repository = journal.launch(for: 1),
-      let articles = await attempt(1, "latest() on an empty store should fetch the articles", { try await repository.latest() })
+      let articles = await attempt(
+        1, "latest() on an empty store should fetch the articles", { try await repository.latest() })
     else { return }
     #expect(
       sameArticles(articles, fixtureArticles),
@@ -56,8 +57,14 @@ struct ReadTests {
     (.malformedBody, "a body cut off mid-JSON", .decoding),
     (.nonJSONBody, "a captive portal's HTML page", .decoding),
     (.body(#"{"articles": []}"#), "an object where the array should be", .decoding),
-    (.body(#"[{"id": 7, "title": "T", "body": "B", "updated_at": "2026-11-02T08:15:00Z"}]"#), "a number as the id", .decoding),
-    (.body(#"[{"id": "a", "title": "T", "body": "B", "updated_at": "yesterday"}]"#), "a date that is not ISO 8601", .decoding),
+    (
+      .body(#"[{"id": 7, "title": "T", "body": "B", "updated_at": "2026-11-02T08:15:00Z"}]"#), "a number as the id",
+      .decoding
+    ),
+    (
+      .body(#"[{"id": "a", "title": "T", "body": "B", "updated_at": "yesterday"}]"#), "a date that is not ISO 8601",
+      .decoding
+    ),
   ]
 
   @Test func everyFailureIsADomainError() async {
@@ -68,7 +75,9 @@ struct ReadTests {
       let (fault, name, expected) = Self.failures[index]
       let journal = Journal()
       let repository: any ArticleRepository
-      do { repository = try journal.launch() } catch { return ("\(name): the composition root threw \(short(error))", error) }
+      do { repository = try journal.launch() } catch {
+        return ("\(name): the composition root threw \(short(error))", error)
+      }
       journal.api.inject(fault, on: .articles)
       let outcome = await Result { try await repository.refresh() }
       guard outcome.failure as? ArticleError != expected else { return nil }

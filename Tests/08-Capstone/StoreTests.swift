@@ -39,8 +39,10 @@ struct StoreTests {
     else { return }
     // An answer that lists one article twice, as a server paging by date can.
     let twice = ArticleFixtures.records + [ArticleFixtures.records[0]]
-    journal.api.inject(.body(String(decoding: JSONValue.array(twice).encoded(), as: UTF8.self)), on: .articles, times: 1)
-    _ = await attempt(2, "a refresh whose answer lists an article twice should keep it once", { try await repository.refresh() })
+    journal.api.inject(
+      .body(String(decoding: JSONValue.array(twice).encoded(), as: UTF8.self)), on: .articles, times: 1)
+    _ = await attempt(
+      2, "a refresh whose answer lists an article twice should keep it once", { try await repository.refresh() })
     journal.api.inject(.offline)
     let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
     let counts = Dictionary(grouping: articles ?? [], by: \.id).filter { $0.value.count > 1 }.keys.sorted()
@@ -57,8 +59,11 @@ struct StoreTests {
     guard let repository = journal.launch(for: 2) else { return }
     // The same articles, oldest first: the order of the answer is not the order of the screen.
     let oldestFirst = Array(fixtureArticles.reversed()).map(\.id).compactMap { ArticleFixtures.record(id: $0) }
-    journal.api.inject(.body(String(decoding: JSONValue.array(oldestFirst).encoded(), as: UTF8.self)), on: .articles, times: 1)
-    guard await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil else { return }
+    journal.api.inject(
+      .body(String(decoding: JSONValue.array(oldestFirst).encoded(), as: UTF8.self)), on: .articles, times: 1)
+    guard await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil else {
+      return
+    }
     // A new article arrives later; it is the newest of all.
     let newest = JSONValue.object([
       "id": .string("advent-calendar"), "title": .string("Our advent calendar is back"),
@@ -89,7 +94,11 @@ struct StoreTests {
     journal.api.inject(.latency(.seconds(5)), on: .articles, times: 1)
     let slow = Task { try await repository.refresh() }
     guard await journal.api.clock.waitForSleepers(count: 1, whileRunning: slow) else {
-      Issue.record(guide.task(2, "expected refresh() to send GET /articles; it returned \(brief(await slow.result.mapError { $0 as any Error })) without waiting for the server"))
+      Issue.record(
+        guide.task(
+          2,
+          "expected refresh() to send GET /articles; it returned \(brief(await slow.result.mapError { $0 as any Error })) without waiting for the server"
+        ))
       return
     }
     // Meanwhile the article is edited on the server, and a second refresh brings the edit.

@@ -26,6 +26,19 @@ struct CatalogServerTests {
     }
   }
 
+  @Test func servesTheCapstonesArticlesNewestFirst() async throws {
+    try await withServer { server, _ in
+      let transcript = try #require(await RawClient.exchange(port: server.port, get("/articles")))
+      let response = try #require(transcript.responses.first, "no response: \(transcript)")
+      guard case .array(let articles) = try JSONValue(data: Data(response.body)) else {
+        Issue.record("expected an array of articles, got \(response.text)")
+        return
+      }
+      #expect(response.status == 200 && articles.count == ArticleFixtures.records.count)
+      #expect(articles.first?["id"]?.stringValue == "gift-cards-expiry", "the newest article first")
+    }
+  }
+
   @Test func keepsTheConnectionForRequestsSentOneAfterAnother() async throws {
     try await withServer { server, _ in
       let pipelined = get("/products/1") + get("/products/999") + get("/products/2", "Connection: close\r\n")

@@ -1,7 +1,6 @@
+import Lesson08
 import StageTesting
 import Testing
-
-import Lesson08
 
 // Task 5 (Docs/08-Capstone.md): pin what latest() answers with, through
 // makeArticleRepository against FakeCatalogAPI and a database file.

@@ -1,7 +1,6 @@
+import Lesson08
 import StageTesting
 import Testing
-
-import Lesson08
 
 // Task 6 (Docs/08-Capstone.md): pin what the database keeps across refreshes
 // and launches, through makeArticleRepository against FakeCatalogAPI and a

@@ -1,9 +1,8 @@
 import FakeCatalog
 import Foundation
+import Solution08
 import StageTesting
 import Testing
-
-import Solution08
 
 /// What latest() answers with, through the composition root only: a fake of
 /// the API, a database file, and a wall clock the test moves.

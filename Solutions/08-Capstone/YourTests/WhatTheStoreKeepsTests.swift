@@ -2,9 +2,8 @@ import CourseClock
 import CourseFixtures
 import FakeCatalog
 import Foundation
-import Testing
-
 import Solution08
+import Testing
 
 /// What the database keeps, through the composition root only.
 struct WhatTheStoreKeepsTests {
@@ -36,7 +35,9 @@ struct WhatTheStoreKeepsTests {
     await api.clock.waitForSleepers(count: 1)
     // Edited on the server after the slow refresh was answered, before it arrives.
     api.articles = api.articles.map { record in
-      guard record["id"]?.stringValue == "sofa-measuring-guide", case .object(var fields) = record else { return record }
+      guard record["id"]?.stringValue == "sofa-measuring-guide", case .object(var fields) = record else {
+        return record
+      }
       fields["title"] = .string("Measure twice")
       fields["updated_at"] = .string("2026-12-01T10:00:00.000Z")
       return .object(fields)
