@@ -92,4 +92,51 @@ struct ContinuityCheckTests {
     #expect(!output.contains("Lessons/01-Intro starts from"))
     #expect(!output.contains("Docs/01-Intro.md has no `## Your files`"))
   }
+
+  /// A capstone: Lessons/02-Next holds only the files its doc lists under `## What you start with`.
+  static func capstone() throws -> TemporaryWorkspace {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    try folder.write("Solutions/01-Intro/A.swift", "struct A {}\n")
+    try folder.write("Lessons/02-Next/Domain.swift", "struct Domain {}\n")
+    try folder.write("Lessons/02-Next/Root.swift", "func root() {}\n")
+    try folder.write(
+      "Docs/02-Next.md",
+      "# Next\n\n## What you start with\n\n- `Domain.swift`: the domain\n- `Root.swift`: the composition root\n\n"
+        + TemporaryWorkspace.decisions + "## Your files\n\n- `Root.swift`: Tasks 1 and 2\n\n## Tasks\n\n"
+        + TemporaryWorkspace.tasks)
+    return folder
+  }
+
+  @Test func aCapstoneStartsFromTheFilesItsDocListsNotFromThePreviousSolution() throws {
+    let folder = try Self.capstone()
+    let (status, output, _) = folder.run(.verify)
+    #expect(status == 0, "\(output)")
+    #expect(
+      output.contains(
+        "✔ Lessons/02-Next starts from an empty folder: only Domain.swift, Root.swift, as Docs/02-Next.md lists them"),
+      "\(output)")
+    #expect(!output.contains("Solutions/01-Intro/A.swift is missing"), "\(output)")
+  }
+
+  @Test func aCapstoneWithAFileItsDocDoesNotListBreaksIt() throws {
+    let folder = try Self.capstone()
+    try folder.write("Lessons/02-Next/Store.swift", "struct Store {}\n")
+    let (status, output, _) = folder.run(.verify)
+    #expect(status == 1)
+    #expect(
+      output.contains(
+        "✘ Lessons/02-Next/Store.swift is not listed under ## What you start with in Docs/02-Next.md: a capstone starts "
+          + "from only the files listed there"), "\(output)")
+  }
+
+  @Test func aCapstoneMissingAListedFileBreaksIt() throws {
+    let folder = try Self.capstone()
+    try FileManager.default.removeItem(at: folder.workspace.root.appendingPathComponent("Lessons/02-Next/Root.swift"))
+    let (status, output, _) = folder.run(.verify)
+    #expect(status == 1)
+    #expect(
+      output.contains(
+        "✘ Docs/02-Next.md lists `Root.swift` under ## What you start with, but Lessons/02-Next/Root.swift does not exist"
+      ), "\(output)")
+  }
 }
