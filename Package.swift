@@ -134,6 +134,24 @@ for stage in stages {
   }
 }
 
+// MARK: - Second designs
+
+/// A second design of a stage, in Alternatives/NN-Name, that passes the stage's
+/// suite as well: the capstone's doc compares it with the reference. Its test
+/// target reads the suite through Tests/AlternativeLinks/NN-Name, and the
+/// `ALTERNATIVE` condition picks the module the tests import.
+for stage in stages where stage.number == "08" {
+  package.targets += [
+    .target(name: "Alternative\(stage.number)", dependencies: stage.uses, path: "Alternatives/\(stage.folder)"),
+    .testTarget(
+      name: "Alternative\(stage.number)Tests",
+      dependencies: [.target(name: "Alternative\(stage.number)")] + stage.uses + testSupport,
+      path: "Tests/AlternativeLinks/\(stage.folder)",
+      swiftSettings: [.define("SOLUTION"), .define("ALTERNATIVE")]
+    ),
+  ]
+}
+
 // MARK: - Integration tests over real sockets
 
 /// The reference solution that Tests/IntegrationTests runs against `course serve`

@@ -10,7 +10,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-#if SOLUTION
+#if ALTERNATIVE
+  import Alternative08
+#elseif SOLUTION
   import Solution08
 #else
   import Lesson08
@@ -99,9 +101,15 @@ struct Journal {
   }
 }
 
-/// A date as the API writes it, with milliseconds: `2026-12-01T09:00:00.250Z`.
+/// A date as the API writes it, with milliseconds: `2026-12-01T09:00:00.250Z`,
+/// rounded to the nearest millisecond. (`Date.ISO8601FormatStyle` cuts the
+/// fraction off instead: a date parsed from `41.900Z` is a hair below it, and
+/// formats as `41.899Z`.)
 func iso(_ date: Date) -> String {
-  Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+  let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded())
+  let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1_000)
+  let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: TimeInterval(seconds)))
+  return "\(whole.dropLast()).\(String(fraction + 1_000).dropFirst())Z"
 }
 
 /// The articles `records` hold, as the domain sees them, newest first (ties by id).
@@ -154,8 +162,13 @@ func whatDiffers(_ actual: [Article]?, from expected: [Article]) -> String {
     if got.title != want.title || got.body != want.body {
       return "\(want.id): expected title \"\(want.title)\" and its body, got \"\(got.title)\""
     }
-    if abs(got.updatedAt.timeIntervalSince(want.updatedAt)) >= 0.0005 {
-      return "\(want.id): expected updatedAt \(iso(want.updatedAt)), got \(iso(got.updatedAt))"
+    let apart = abs(got.updatedAt.timeIntervalSince(want.updatedAt))
+    if apart >= 0.0005 {
+      let hint =
+        apart < 0.0015
+        ? " (1 ms apart: Date.ISO8601FormatStyle cuts fractions off when it formats, so a date kept as text can lose a millisecond; keep whole milliseconds as a number, or round)"
+        : ""
+      return "\(want.id): expected updatedAt \(iso(want.updatedAt)), got \(iso(got.updatedAt))\(hint)"
     }
   }
   return "the same"
