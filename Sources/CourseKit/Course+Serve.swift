@@ -66,6 +66,7 @@ extension Course {
         curl \(base)/products/1
         curl '\(base)/products/search?q=phone'
         curl -X POST \(base)/products/add -H 'Content-Type: application/json' -H 'Idempotency-Key: k1' -d '{"title":"Kettle"}'
+        curl \(base)/articles          (the capstone's journal, newest first)
         curl -d 'latency 500' \(base)/__admin
 
       Type a command and press Enter to break the network (`help` lists them). Ctrl-C stops.

@@ -54,6 +54,13 @@ struct ObserveTests {
     _ = await reader.waitFor(count: 2)
     // The same answer again changes nothing, so it must publish nothing.
     _ = await attempt(4, "a second refresh() should succeed", { try await repository.refresh() })
+    let afterTheSameAnswer = await reader.settled(count: 2).count
+    #expect(
+      afterTheSameAnswer == 2,
+      guide.task(
+        4,
+        "a refresh that brought the same 12 articles changed nothing, so observers should get nothing new; they got \(afterTheSameAnswer - 2) more value(s) (compare with what was published last)"
+      ))
     let id = fixtureArticles[2].id
     journal.theirEdit(id: id, title: "Updated", stampedAt: startDate)
     _ = await attempt(4, "a third refresh() should bring the edit", { try await repository.refresh() })
