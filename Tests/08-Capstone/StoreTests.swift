@@ -109,9 +109,19 @@ struct StoreTests {
     let id = fixtureArticles[3].id
     let editedAt = fixtureArticles[0].updatedAt.addingTimeInterval(60)
     journal.theirEdit(id: id, title: "Edited on the server", stampedAt: editedAt)
-    let quick = await Result { try await repository.refresh() }
+    let second = Task { try await repository.refresh() }
+    // A refresh that joins the one in flight waits for it, and that answer was
+    // decided before the edit: the 10 s safety limit only ends that wait.
+    let ownAnswer = await finishesWithinSafetyLimit(second)
     journal.api.clock.advance(by: .seconds(5))
+    let quick = await second.result
     let late = await slow.result
+    #expect(
+      ownAnswer,
+      guide.task(
+        2,
+        "a refresh called while an earlier one still waited for the server should get its own answer; it was still waiting after \(safetyLimit), until the earlier answer came (\(brief(quick.mapError { $0 as any Error }))): joining the refresh in flight hands a caller who asked after the server's edit an answer decided before it"
+      ))
     journal.api.inject(.offline)
     let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
     let title = stored?.first { $0.id == id }?.title
