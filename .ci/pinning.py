@@ -11,7 +11,7 @@ def strip(src):
     src = re.sub(r'"""(.*?)"""', '""', src, flags=re.S)
     return re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', src)
 tot = [0, 0]
-for n in range(2, 8):
+for n in range(2, 9):
     les = glob.glob(f'{root}/Lessons/{n:02d}-*')[0]
     prev = glob.glob(f'{root}/Solutions/{n-1:02d}-*')[0]
     tests = glob.glob(f'{root}/Tests/{n:02d}-*')[0]
