@@ -38,6 +38,22 @@ public func eventually(_ condition: () -> Bool) async -> Bool {
   return true
 }
 
+/// `eventually` for a condition that must await to be read (a repository's
+/// `latest()`, an actor's state): whether it becomes true within
+/// `safetyLimit`, checked again after every turn.
+///
+/// ```swift
+/// #expect(await comesTrue { (try? await repository.latest())?.first?.title == "Edited" })
+/// ```
+public func comesTrue(_ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now.advanced(by: safetyLimit)
+  while !(await condition()) {
+    if Task.isCancelled || ContinuousClock.now >= deadline { return await condition() }
+    await Task.yield()
+  }
+  return true
+}
+
 extension TestClock {
   /// Waits until `count` sleepers are registered, at most `safetyLimit`: for
   /// sleepers that come after I/O, such as a request the fake catalog holds.

@@ -202,15 +202,3 @@ func attempt<Value>(
     return nil
   }
 }
-
-/// Whether `condition` becomes true within `safetyLimit`, checked again after
-/// every turn: for what comes after I/O that no event announces (a refresh
-/// running behind a read).
-func comesTrue(_ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: safetyLimit)
-  while !(await condition()) {
-    if Task.isCancelled || ContinuousClock.now >= deadline { return await condition() }
-    await Task.yield()
-  }
-  return true
-}
