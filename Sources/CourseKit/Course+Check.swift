@@ -68,7 +68,9 @@ extension Course {
     }
     if report.result.allPassed {
       let next = package.workspace.stages().first { $0 > stage }
-      return style.green("Stage \(stage.number) is solved.")
+      // A stage whose learners design their own layer (the capstone) compares designs once it passes.
+      let designs = package.workspace.exists(stage.designsDoc) ? " Compare your design: read \(stage.designsDoc)." : ""
+      return style.green("Stage \(stage.number) is solved.") + designs
         + (next.map {
           " Next: stage \($0.number), \($0.name): read \($0.doc), then `swift run course check \($0.number)`."
         }

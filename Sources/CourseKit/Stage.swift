@@ -29,6 +29,9 @@ public struct Stage: Sendable, Hashable, Comparable {
   public var solutionModule: String { "Solution\(number)" }
   /// The stage's doc, relative to the package root.
   public var doc: String { "Docs/\(folder).md" }
+  /// What the reference and other designs chose, to read once the stage passes
+  /// (the capstone's `Docs/08-Capstone-Designs.md`); a stage may have none.
+  public var designsDoc: String { "Docs/\(folder)-Designs.md" }
 
   public static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.number < rhs.number }
 }

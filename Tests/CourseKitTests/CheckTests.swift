@@ -154,6 +154,16 @@ struct CheckTests {
       "the README lists stages still in preparation, so the last stage here is not the course's last: \(output)")
   }
 
+  @Test func aPassingStageWithADesignsDocSendsTheLearnerToIt() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    try folder.write("Docs/02-Next-Designs.md", "# Stage 02, after you pass\n")
+    let (status, output, _) = folder.run(.check(stage: "02"), answers: CannedRun.answer(lesson: .allPass))
+    #expect(status == 0)
+    #expect(
+      output.contains("Stage 02 is solved. Compare your design: read Docs/02-Next-Designs.md. That was the last"),
+      "\(output)")
+  }
+
   /// A test that records an issue naming its task and then hangs: check names it,
   /// its task, the leaked continuation, and a rerun that stops at the limit.
   @Test func aHungSuiteNamesTheHungTestItsTaskAndABoundedRerun() throws {
