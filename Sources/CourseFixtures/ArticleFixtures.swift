@@ -10,26 +10,10 @@ import Foundation
 /// server sorts each answer.
 public enum ArticleFixtures {
   /// The raw bytes of `articles.json`: a JSON array of article objects.
-  public static let data: Data = {
-    guard let url = Bundle.module.url(forResource: "articles", withExtension: "json"),
-      let data = try? Data(contentsOf: url)
-    else {
-      preconditionFailure("articles.json is missing from the CourseFixtures bundle")
-    }
-    return data
-  }()
+  public static let data: Data = BundledResource.data("articles", "json")
 
   /// Every record as a JSON value, in the file's order.
-  public static let records: [JSONValue] = {
-    do {
-      guard case .array(let records) = try JSONValue(data: data) else {
-        preconditionFailure("articles.json is not a JSON array")
-      }
-      return records
-    } catch {
-      preconditionFailure("articles.json is not valid JSON: \(error)")
-    }
-  }()
+  public static let records: [JSONValue] = BundledResource.records(data, "articles")
 
   /// The record with the given id, if the fixture has one.
   public static func record(id: String) -> JSONValue? {

@@ -8,36 +8,13 @@ import Foundation
 /// prices as JSON numbers, and nested fields an app never needs.
 public enum ProductFixtures {
   /// The raw bytes of `products.json`: a JSON array of product objects.
-  public static let data: Data = {
-    guard let url = Bundle.module.url(forResource: "products", withExtension: "json"),
-      let data = try? Data(contentsOf: url)
-    else {
-      preconditionFailure("products.json is missing from the CourseFixtures bundle")
-    }
-    return data
-  }()
+  public static let data: Data = BundledResource.data("products", "json")
 
   /// Every record as a JSON value, in the order of the real API (by id).
-  public static let records: [JSONValue] = {
-    do {
-      guard case .array(let records) = try JSONValue(data: data) else {
-        preconditionFailure("products.json is not a JSON array")
-      }
-      return records
-    } catch {
-      preconditionFailure("products.json is not valid JSON: \(error)")
-    }
-  }()
+  public static let records: [JSONValue] = BundledResource.records(data, "products")
 
   /// The licence text that must travel with the records.
-  public static let license: String = {
-    guard let url = Bundle.module.url(forResource: "LICENSE-dummyjson", withExtension: "txt"),
-      let text = try? String(contentsOf: url, encoding: .utf8)
-    else {
-      preconditionFailure("LICENSE-dummyjson.txt is missing from the CourseFixtures bundle")
-    }
-    return text
-  }()
+  public static let license = String(decoding: BundledResource.data("LICENSE-dummyjson", "txt"), as: UTF8.self)
 
   /// The record with the given id, if the fixture has one.
   public static func record(id: Int) -> JSONValue? {
