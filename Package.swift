@@ -162,7 +162,9 @@ if let stage = stages.first(where: { $0.number == integrationStage }) {
   package.targets.append(
     .testTarget(
       name: "IntegrationTests",
-      dependencies: [.target(name: "Solution\(stage.number)"), "CatalogServer"] + stage.uses + testSupport)
+      dependencies: [.target(name: "Solution\(stage.number)"), "CatalogServer"] + stage.uses + testSupport
+        // The capstone's two designs, against the same server (CapstoneOverSocketTests.swift).
+        + ["Solution08", "Alternative08"])
   )
 }
 
