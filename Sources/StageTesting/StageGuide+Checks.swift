@@ -94,6 +94,16 @@ extension Result {
   }
 }
 
+/// An error as a message shows it: `storage(.refused)`, without the stage module
+/// and type names (`Lesson07.CatalogError.`) that `String(describing:)` puts in
+/// front of a nested case; "no error" for `nil`.
+public func short(_ error: (any Error)?) -> String {
+  guard let error else { return "no error" }
+  let text = String(describing: error).replacingOccurrences(
+    of: #"\b(Lesson|Solution|Alternative)\d{2}\.([A-Z]\w*\.)+"#, with: ".", options: .regularExpression)
+  return text.hasPrefix(".") ? String(text.dropFirst()) : text
+}
+
 /// `value` as a message shows it: `String(describing:)` without the `Optional(…)`
 /// wrappers, so `.http(status: 404, message: Optional("Not found"))` reads
 /// `.http(status: 404, message: "Not found")`, and without the `\'` a string's

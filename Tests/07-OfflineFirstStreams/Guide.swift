@@ -325,10 +325,3 @@ extension FakeCatalogAPI {
     products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) }
   }
 }
-
-/// An error as a message shows it: `storage(.refused)`, without the module and type names.
-func short(_ error: any Error) -> String {
-  let text = String(describing: error).replacingOccurrences(
-    of: #"\b(Lesson|Solution)07\.([A-Z]\w*\.)+"#, with: ".", options: .regularExpression)
-  return text.hasPrefix(".") ? String(text.dropFirst()) : text
-}

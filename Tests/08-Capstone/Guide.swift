@@ -174,14 +174,6 @@ func whatDiffers(_ actual: [Article]?, from expected: [Article]) -> String {
   return "the same"
 }
 
-/// An error as a message shows it, without module names.
-func short(_ error: (any Error)?) -> String {
-  guard let error else { return "no error" }
-  let text = String(describing: error).replacingOccurrences(
-    of: #"\b(Lesson|Solution)08\.([A-Z]\w*\.)+"#, with: ".", options: .regularExpression)
-  return text.hasPrefix(".") ? String(text.dropFirst()) : text
-}
-
 /// The outcome of a call, for messages.
 func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
   switch outcome {
