@@ -200,10 +200,11 @@ for target in package.targets where target.name == "Solution07" {
 
 // MARK: - A faster link on Linux
 
-// Every `swift test` relinks the one test binary that holds all stages, and that
-// link is most of the wait after a one-line edit: gold takes about 0.55 s, LLVM's
-// lld about 0.3 s (2 cores). Swift toolchains for Linux ship `ld.lld` beside
-// `swift`; where it is missing, the default linker is used.
+// Every `swift test` relinks the one test binary that holds all stages, a large
+// part of the wait after a one-line edit: the link step takes about 1.6 s with
+// gold and 0.85 s with LLVM's lld (8 stages, 2 cores; README, Benchmarks). Swift
+// toolchains for Linux ship `ld.lld` beside `swift`; where it is missing, the
+// default linker is used.
 //
 // Swift Build (`--build-system swiftbuild`, SwiftPM's default from 6.4) links
 // with `--gc-sections` even in debug builds, and lld, unlike gold, then also
