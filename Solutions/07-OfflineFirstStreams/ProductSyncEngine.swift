@@ -89,9 +89,23 @@ actor ProductSyncEngine {
       do {
         let receipt = try await send(entry, idempotencyKey: entry.idempotencyKey, baseVersion: entry.baseVersion)
         try await store.complete(entry, receipt: receipt)
-      } catch let error as CatalogError where !error.isRetryable && error != .rejected(status: 409) {
+      } catch let error as CatalogError where Self.refusesForGood(error) {
         try await settle(entry, refusedWith: error)
       }
+    }
+  }
+
+  /// Whether the catalog refused this write for good, so it is settled or set
+  /// aside and the entries behind it go on: retrying can't help, and the failure
+  /// is about the write. A 409 is not (the catalog is busy with this product; the
+  /// next sync tries again), and neither are 401 and 403 or a connection that is
+  /// not secure: they are about the session or the network, so they stop the
+  /// sync with every entry kept, first in line for when the person signs in
+  /// again or the network is fixed, instead of setting aside the whole outbox.
+  private static func refusesForGood(_ error: CatalogError) -> Bool {
+    switch error {
+    case .rejected(status: 409), .unauthorized, .insecureConnection: false
+    default: !error.isRetryable
     }
   }
 
@@ -109,7 +123,7 @@ actor ProductSyncEngine {
     case .rejected(status: 412):
       do {
         try await resolveConflict(entry)
-      } catch let error as CatalogError where !error.isRetryable && error != .rejected(status: 409) {
+      } catch let error as CatalogError where Self.refusesForGood(error) {
         try await store.setAside(entry, reason: "\(error)")
       }
     case .notFound where entry.kind == .delete:

@@ -109,6 +109,23 @@ struct SyncTests {
         blaming: outcome))
   }
 
+  /// A refused session is not a refused write: after a 401 (an expired token,
+  /// say), setting aside every entry would lose the whole outbox.
+  @Test func aRefusedSessionStopsTheSyncAndSetsNothingAside() async throws {
+    let harness = try Harness()
+    guard try await threeWaitingWrites(harness) else { return }
+    harness.api.inject(.status(401, message: "Token expired"))
+    let outcome = await Result { try await harness.engine.syncNow() }
+    let outbox = try await harness.store.outbox()
+    #expect(
+      outcome.failure as? CatalogError == .unauthorized && harness.writes == ["PUT /products/1"]
+        && outbox.map(\.kind) == [.update, .add, .delete] && outbox.allSatisfy { $0.state == .pending },
+      guide.task(
+        5,
+        "a 401 is about the session, not the write: expected syncNow() to throw .unauthorized after one attempt and keep all three entries pending, in order; got \(outcome), writes \(harness.writes), outbox \(outbox.map { "\($0.kind) \($0.state)" })",
+        blaming: outcome))
+  }
+
   @Test func aRejectedWriteIsSetAsideAndTheNextOneGoes() async throws {
     let harness = try Harness()
     guard try await threeWaitingWrites(harness) else { return }
