@@ -49,3 +49,14 @@ public func boundedCheck<Value: Sendable>(
   }
   return await task.value
 }
+
+/// How long one test waits, in all, for something that needs I/O (a request to
+/// the fake catalog through `URLSession`, a write to a database file) before it
+/// gives up: a failure guard, never a pass condition.
+///
+/// Working code takes a few milliseconds; only code that never does what a test
+/// waits for meets the limit. StageTesting's waits share it per test, so a test
+/// that fails ends about this long after its first wait that fell short, and
+/// `course` (which reads this constant) stops a whole suite only well after
+/// that: it never calls a suite hung while its tests are inside their limits.
+public let safetyLimit: Duration = .seconds(10)

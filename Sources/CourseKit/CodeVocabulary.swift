@@ -32,6 +32,30 @@ struct CodeVocabulary {
     }
   }
 
+  /// The types only the reference knows: declared in Solutions/NN-Name (its
+  /// YourTests answers included), and named nowhere a learner reads code before
+  /// passing: not in Lessons/NN-Name, Tests/NN-Name, the course's Sources/
+  /// (but for files that import a solution, such as the demo app's), or
+  /// `ForeignNames` (a library's `Cache` is not the reference's).
+  static func referenceOnlyTypes(of stage: Stage, in workspace: Workspace) -> Set<String> {
+    func sources(under folder: String) -> [String] {
+      workspace.swiftFiles(under: folder).compactMap { file in
+        try? String(contentsOf: workspace.url("\(folder)/\(file)"), encoding: .utf8)
+      }
+    }
+    let declared = sources(under: "Solutions/\(stage.folder)").map(SwiftNames.init)
+      .reduce(into: Set<String>()) { $0.formUnion($1.declaredTypes) }
+    guard !declared.isEmpty else { return [] }
+    let tool = ["Sources/CourseKit/", "Sources/course/"]
+    let infrastructure = workspace.swiftFiles(under: "Sources").map { "Sources/\($0)" }
+      .filter { path in !tool.contains(where: path.hasPrefix) }
+      .compactMap { try? String(contentsOf: workspace.url($0), encoding: .utf8) }
+      .filter { !$0.contains("import Solution") && !$0.contains("import Alternative") }
+    let visible = (sources(under: "Lessons/\(stage.folder)") + sources(under: "Tests/\(stage.folder)") + infrastructure)
+      .map(SwiftNames.init).reduce(into: ForeignNames.all) { $0.formUnion($1.identifiers) }
+    return declared.subtracting(visible)
+  }
+
   /// The keys of every object in a JSON text: each `"name":`.
   static func keys(ofJSON text: String) -> Set<String> {
     var keys: Set<String> = []

@@ -184,6 +184,13 @@ public enum Command: Sendable, Equatable {
         commands, SQL, JSON and numbers are skipped, and names from Apple or
         from libraries the docs compare with are listed in
         Sources/CourseKit/ForeignNames.swift
+      - from stage 02 on, the doc's `## Your decisions` asks at least 2
+        decisions under `### ` headings, and Docs/NN-Name-Designs.md exists,
+        where what the reference and the libraries chose goes
+      - the doc names no type that only Solutions/NN-Name declares (none of
+        the lesson, the tests or Sources/ names it), in prose or in code
+      - the doc has at most 3,000 words before `## Tasks` and 5,000 in all,
+        counted as `wc -w` counts them
       - LessonNN builds, fails at least one test, and crashes or hangs in none
         (a suite that runs past \(limit) s is stopped)
       - SolutionNN passes every test of the same suite

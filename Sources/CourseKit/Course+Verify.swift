@@ -20,7 +20,8 @@ extension Course {
         fatalErrorFiles: workspace.lessonFilesCallingFatalError(of: stage),
         sourceChecks: ContinuityCheck.checks(for: stage, after: previous, in: workspace)
           + DocNamesCheck.checks(for: stage, in: workspace) + HintsCheck.checks(for: stage, in: workspace)
-          + DecisionsCheck.checks(for: stage, in: workspace) + (try faultChecks(stage)),
+          + DecisionsCheck.checks(for: stage, in: workspace) + DocLengthCheck.checks(for: stage, in: workspace)
+          + (try faultChecks(stage)),
         lesson: lesson, solution: solution)
       say(style.bold("Stage \(stage.folder)"))
       for check in verdict.checks {
@@ -105,7 +106,9 @@ extension Course {
           answer.failingOnReference.isEmpty
           ? "catch only \(caught); missed: " + answer.missed.map(\.name).joined(separator: "; ")
           : "fail against the solution: "
-            + answer.failingOnReference.map { "\($0.test): \($0.message)" }
+            + answer.failingOnReference.map {
+              "\($0.test)\($0.runs > 1 ? " (on \($0.failedRuns) of \($0.runs) runs)" : ""): \($0.message)"
+            }
             .joined(separator: "; ")
         checks.append(StageVerdict.Check(ok: false, text: "Task \(task.number)'s reference tests \(why)"))
       }

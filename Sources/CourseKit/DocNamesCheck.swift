@@ -59,13 +59,83 @@ enum DocNamesCheck {
       }
     }
     if problems.isEmpty {
+      problems.append(
+        StageVerdict.Check(
+          ok: true,
+          text: "\(stage.doc): the \(checked) code names in ## Concepts and ## Tasks exist in the stage's code"))
+    }
+    return problems + referenceNameChecks(doc: markdown, of: stage, in: workspace)
+  }
+
+  /// Contract item 9: from stage 02 on, a stage doc names no type that only the reference declares.
+  ///
+  /// Such a name is the reference's design: the learner cannot see it before
+  /// passing, and a doc that uses it tells them what to build. What the reference
+  /// chose belongs in the designs doc. The names are those
+  /// `CodeVocabulary.referenceOnlyTypes` gives, matched with their case, in inline
+  /// code and code blocks; a name of two words or more (`MemoryTier`) in the prose
+  /// as well, where a one-word name (`Flight`, `Meta`) would also match plain English.
+  /// Stage 01, the anti-pattern fixed in place, may show its solution's names.
+  static func referenceNameChecks(doc markdown: String, of stage: Stage, in workspace: Workspace)
+    -> [StageVerdict.Check]
+  {
+    guard let number = Int(stage.number), number >= DecisionsCheck.firstStage else { return [] }
+    let hidden = CodeVocabulary.referenceOnlyTypes(of: stage, in: workspace)
+    var found: [String: (line: Int, count: Int)] = [:]
+    var order: [String] = []
+    var inFence = false
+    for (number, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let fence = StageDoc.isFence(String(line))
+      if fence { inFence.toggle() }
+      let code = inFence || fence ? [line] : StageDoc.codeSpans(in: String(line)).map { Substring($0) }
+      let inCode = Set(code.flatMap(identifiers(in:)))
+      for word in identifiers(in: line) where hidden.contains(word) && (inCode.contains(word) || isCompound(word)) {
+        if let seen = found[word] {
+          found[word] = (seen.line, seen.count + 1)
+        } else {
+          found[word] = (number + 1, 1)
+          order.append(word)
+        }
+      }
+    }
+    guard !order.isEmpty else {
       return [
         StageVerdict.Check(
           ok: true,
-          text: "\(stage.doc): the \(checked) code names in ## Concepts and ## Tasks exist in the stage's code")
+          text: "\(stage.doc) names none of the \(hidden.count) types only Solutions/\(stage.folder) declares")
       ]
     }
-    return problems
+    return order.map { name in
+      let (line, count) = found[name] ?? (0, 0)
+      let times = count == 1 ? "" : " (\(count) times)"
+      return StageVerdict.Check(
+        ok: false,
+        text: "\(stage.doc):\(line) names `\(name)`\(times), a type that only Solutions/\(stage.folder) declares: "
+          + "the learner cannot see it before passing, so it gives the reference's design away. Say what must hold "
+          + "without the name, or move the passage to \(stage.designsDoc)")
+    }
+  }
+
+  /// Whether a name is two words or more run together, `MemoryTier` or `ProductDTO`,
+  /// and so no word of English prose.
+  static func isCompound(_ name: String) -> Bool {
+    name.dropFirst().contains { $0.isUppercase } || name.contains("_")
+  }
+
+  /// The identifier-shaped words of a line of text: runs of ASCII letters, digits
+  /// and `_` that do not start with a digit.
+  static func identifiers(in line: Substring) -> [String] {
+    var words: [String] = []
+    var current = ""
+    for character in line + " " {
+      if isNameCharacter(character) {
+        current.append(character)
+      } else {
+        if let first = current.first, !first.isNumber { words.append(current) }
+        current = ""
+      }
+    }
+    return words
   }
 
   /// The parts of a code reference that must be names in the code, or `nil` when the span is not one.

@@ -24,6 +24,9 @@ struct FaultCheck {
   let list: FaultList
   var buildTimeout: Double = 1_800
   var runTimeout: Double = SwiftPackage.defaultSuiteTimeout
+  /// How many more times the tests run against the reference when one of them
+  /// fails there, to tell a test that fails on every run from one that races.
+  var reruns = 4
 
   /// Whose tests to check.
   enum Role: String {
@@ -42,8 +45,10 @@ struct FaultCheck {
     var task: FaultList.TestTask
     /// Names of the task's tests that ran.
     var tests: [String]
-    /// Tests that failed against the reference solution, with their first message.
-    var failingOnReference: [(test: String, message: String)]
+    /// Tests that failed against the reference solution, with their first message,
+    /// and on how many of the reference runs they failed (`runs` is 1 for a test
+    /// not run again, such as the placeholder).
+    var failingOnReference: [(test: String, message: String, failedRuns: Int, runs: Int)]
     /// The task's faults some test caught, and those none caught.
     var caught: [FaultList.Fault]
     var missed: [FaultList.Fault]
@@ -142,15 +147,42 @@ struct FaultCheck {
     return stream
   }
 
+  /// How many of the reference runs each test that failed on `first` failed on,
+  /// and how many runs that is: when a test other than the placeholder failed
+  /// (and the run ended), the tests run `reruns` more times, so a test that
+  /// races shows as one that fails on some runs only.
+  func referenceRuns(_ role: Role, first: TestEventStream) throws -> [String: (failed: Int, runs: Int)] {
+    var tally: [String: (failed: Int, runs: Int)] = [:]
+    for id in first.failedIDs { tally[id] = (1, 1) }
+    let suspects = first.failedIDs.filter { id in
+      !Self.message(first.failures.first { $0.testID == id }?.messages ?? []).contains("Not done yet:")
+    }
+    // A run that did not end hung or crashed: each rerun could cost the whole time limit.
+    guard !suspects.isEmpty, first.runEnded else { return tally }
+    for _ in 0..<reruns {
+      let again = try run(role, fault: nil)
+      for id in suspects {
+        let failed = again.failedIDs.contains(id) || !again.runEnded
+        tally[id] = ((tally[id]?.failed ?? 0) + (failed ? 1 : 0), (tally[id]?.runs ?? 0) + 1)
+      }
+    }
+    return tally
+  }
+
   /// Runs `role`'s tests against the reference and every fault, and judges each task.
   func outcomes(_ role: Role) throws -> [TaskOutcome] {
     let reference = try run(role, fault: nil)
+    let tally = try referenceRuns(role, first: reference)
     var runs: [String: TestEventStream] = [:]
     for fault in list.faults { runs[fault.id] = try run(role, fault: fault.id) }
     return list.tasks.map { task in
       let ids = reference.functions.filter { task.testFiles.contains(reference.file(of: $0.id)) }.map(\.id)
       let failing = ids.filter(reference.failedIDs.contains).map { id in
-        (reference.name(of: id), Self.message(reference.failures.first { $0.testID == id }?.messages ?? []))
+        (
+          test: reference.name(of: id),
+          message: Self.message(reference.failures.first { $0.testID == id }?.messages ?? []),
+          failedRuns: tally[id]?.failed ?? 1, runs: tally[id]?.runs ?? 1
+        )
       }
       var caught: [FaultList.Fault] = []
       var missed: [FaultList.Fault] = []
@@ -193,9 +225,7 @@ struct FaultCheck {
         continue
       }
       for failing in outcome.failingOnReference {
-        lines.append(
-          "    \(failing.test) fails against the reference solution, so it checks something the task does not ask:")
-        lines.append("      \(failing.message)")
+        lines += Self.referenceFailureLines(failing)
       }
       if !outcome.failingOnReference.isEmpty {
         lines.append("    A test that fails whatever the code is catches no fault: fix it or take it out.")
@@ -210,6 +240,33 @@ struct FaultCheck {
       }
     }
     return lines
+  }
+
+  /// What the report says about a test that failed against the reference: how
+  /// often it failed, what that usually means, and its message.
+  ///
+  /// A test that fails on every run expects something the reference does not do.
+  /// One that fails on some runs only races: the reference is the same code each
+  /// time, so the test's result depends on timing or on the order tasks run in.
+  static func referenceFailureLines(
+    _ failing: (test: String, message: String, failedRuns: Int, runs: Int)
+  ) -> [String] {
+    let head = "    \(failing.test) fails against the reference solution"
+    let explanation: String
+    if failing.runs < 2 {
+      explanation = head + ". It says:"
+    } else if failing.failedRuns >= failing.runs {
+      explanation =
+        head + " on every one of \(failing.runs) runs, so it expects something the reference does not do: "
+        + "a value the task does not ask for, or one the test works out wrong. It says:"
+    } else {
+      explanation =
+        head + " on \(failing.failedRuns) of \(failing.runs) runs and passes on the others: it races. The "
+        + "reference is the same code each run, so the result depends on timing or on the order tasks run in: "
+        + "wait for the event itself (a gate, a confirmation, the test clock), never a sleep or a number of "
+        + "yields. It failed with:"
+    }
+    return [explanation, "      \(failing.message)"]
   }
 
   /// What an issue said, in one line: its expectation and comments, without the runner's bare "Issue recorded".

@@ -10,8 +10,16 @@ struct SwiftNames {
   private(set) var identifiers: Set<String> = []
   /// Every word inside string literals: SQL, header names, message text.
   private(set) var stringWords: Set<String> = []
+  /// The names of the types the source declares, nested ones included: each
+  /// name after `struct`, `class`, `enum`, `actor`, `protocol` or `typealias`.
+  private(set) var declaredTypes: Set<String> = []
   private let bytes: [UInt8]
   private var index = 0
+  /// The identifier read last, to see a declaration's keyword before its name.
+  private var previous = ""
+
+  /// The keywords that declare a type; `class func` and `class var` declare none.
+  private static let typeKeywords: Set<String> = ["struct", "class", "enum", "actor", "protocol", "typealias"]
 
   /// Reads one source file.
   init(source: String) {
@@ -35,6 +43,8 @@ struct SwiftNames {
   private mutating func scanCode(untilUnbalancedParenthesis: Bool) {
     var depth = 0
     while let current = byte() {
+      // A declaration's name follows its keyword after white space only.
+      if !Self.isIdentifierStart(current), ![0x20, 0x09, 0x0A, 0x0D].contains(current) { previous = "" }
       switch current {
       case UInt8(ascii: "/") where byte(1) == UInt8(ascii: "/"):
         while let next = byte(), next != UInt8(ascii: "\n") { index += 1 }
@@ -57,7 +67,12 @@ struct SwiftNames {
         if untilUnbalancedParenthesis, depth == 0 { return }
         depth -= 1
       case let start where Self.isIdentifierStart(start):
-        identifiers.insert(word())
+        let name = word()
+        identifiers.insert(name)
+        if Self.typeKeywords.contains(previous), !DocNamesCheck.swiftKeywords.contains(name) {
+          declaredTypes.insert(name)
+        }
+        previous = name
       default:
         index += 1
       }

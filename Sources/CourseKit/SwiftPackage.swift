@@ -1,3 +1,4 @@
+import CourseClock
 import Foundation
 
 /// Builds the course package and runs one stage's suite at a time through `swift`.
@@ -11,14 +12,22 @@ public struct SwiftPackage: Sendable {
   /// Seconds one suite may take before it counts as hung and is stopped.
   public var suiteTimeout: Double = defaultSuiteTimeout
 
-  /// The default suite time limit.
+  /// The default suite time limit: the tests' own safety limit and room to launch.
   ///
   /// A stage's suite runs in well under a second, and `swift test --skip-build`
   /// around it in under one more (0.3 to 0.9 s measured on a 2-core Linux
-  /// machine). 15 s leaves room for a first launch on a busy laptop, more than
-  /// ten times the usual cost, while a hung lesson costs the learner at most
-  /// 15 s plus the runner's grace period, not minutes.
-  public static let defaultSuiteTimeout: Double = 15
+  /// machine). A test that waits for I/O its code never does gives up after
+  /// `safetyLimit` (10 s, CourseClock), once per test however many waits it has
+  /// (StageTesting), and then records what never came. The suite may take that
+  /// long, so it is stopped only `launchRoom` later: a suite `course` calls hung
+  /// has a test still running after every test's safety limit has passed, and a
+  /// hung lesson costs the learner 15 s plus the runner's grace period, not minutes.
+  public static let defaultSuiteTimeout: Double = Double(safetyLimit.components.seconds) + launchRoom
+
+  /// Seconds the suite time limit allows beyond the tests' safety limit: a
+  /// first launch on a busy laptop, more than five times the usual cost, and the
+  /// few turns the test's later waits get once it has met its limit.
+  static let launchRoom: Double = 5
 
   /// Makes a package driver.
   public init(workspace: Workspace, runner: any CommandRunning) {

@@ -1,62 +1,118 @@
 import CourseClock
 import Foundation
 import Synchronization
+import Testing
 
 // Waiting for I/O in a test without waiting on the clock: the helpers the
 // suites of the stages with a database and streams share (07 and the capstone).
+//
+// Every wait here is a failure guard, never a pass condition: the test waits for
+// the event itself and goes on the moment it comes, which takes working code a
+// few milliseconds. Only code that never does what the test waits for meets the
+// limit, and the test then fails saying what never came, instead of hanging
+// until the suite's time limit. A count of `Task.yield()` turns
+// (`patienceTurns`) is no such guard for I/O: a loaded machine can spend them
+// before the answer arrives.
+//
+// One test has one `safetyLimit` (CourseClock), not one per wait. Once a wait
+// of a test has met it, the code is known not to do something, and each later
+// wait of that test gets `patienceTurns` turns instead: enough for what already
+// happened, never another 10 s. So a test whose stream never sends again ends
+// about `safetyLimit` after it started waiting, with its messages recorded,
+// not three limits later, after `course` has stopped the suite as hung.
 
-/// How long a test waits for something that needs I/O (a request to the fake
-/// catalog through `URLSession`, a write to a database file) before it gives up.
-///
-/// A failure guard, never a pass condition: the test waits for the event itself
-/// and goes on the moment it comes, which takes working code a few milliseconds.
-/// Only code that never does what the test waits for meets the limit, and the
-/// test then fails saying what never came, instead of hanging until the suite's
-/// time limit. A count of `Task.yield()` turns (`patienceTurns`) is no such
-/// guard for I/O: a loaded machine can spend them before the answer arrives.
-public let safetyLimit: Duration = .seconds(10)
+/// Tests, by id, that have met their safety limit.
+private let testsPastTheirLimit = Mutex<Set<Test.ID>>([])
 
-/// Waits until `event` returns, or gives up after `safetyLimit` of real time.
+/// Whether the running test has already met its safety limit in an earlier
+/// wait, so that its waits now give up after `patienceTurns` turns.
+var safetyLimitIsSpent: Bool {
+  guard let id = Test.current?.id else { return false }
+  return testsPastTheirLimit.withLock { $0.contains(id) }
+}
+
+/// Records that the running test met its safety limit.
+private func spendSafetyLimit() {
+  guard let id = Test.current?.id else { return }
+  testsPastTheirLimit.withLock { _ = $0.insert(id) }
+}
+
+/// What one wait may still take of the running test's safety limit.
+private struct Allowance {
+  private let spent = safetyLimitIsSpent
+  private let deadline = ContinuousClock.now.advanced(by: safetyLimit)
+  private var turns = 0
+
+  /// Counts one turn of a polling wait; `true` once the wait must give up.
+  mutating func isOver() -> Bool {
+    turns += 1
+    return Task.isCancelled || (spent ? turns > patienceTurns : ContinuousClock.now >= deadline)
+  }
+
+  /// Returns when the allowance is used up: `safetyLimit` of real time, or
+  /// `patienceTurns` turns once the test has met its limit; early when cancelled.
+  static func runOut() async {
+    if safetyLimitIsSpent { await runOutOfPatience() } else { try? await Task.sleep(for: safetyLimit) }
+  }
+}
+
+/// Waits until `event` returns, or gives up after the test's safety limit, or
+/// as soon as the calling task is cancelled.
 ///
 /// `event` must return when its task is cancelled (it is cancelled once the limit wins).
 /// - Returns: `true` when `event` returned first.
 public func withinSafetyLimit(_ event: @escaping @Sendable () async -> Void) async -> Bool {
-  let limit = Task { try? await Task.sleep(for: safetyLimit) }
+  let limit = Task { await Allowance.runOut() }
   defer { limit.cancel() }
-  return await waitFor(event, unlessFinished: limit)
+  let came = await withTaskCancellationHandler {
+    await waitFor(event, unlessFinished: limit)
+  } onCancel: {
+    limit.cancel()
+  }
+  // A wait its caller gave up on says nothing about the code.
+  if !came, !Task.isCancelled { spendSafetyLimit() }
+  return came
 }
 
-/// Whether `condition` holds within `safetyLimit`, checked again after every
-/// turn: for a state that comes after I/O and that no event announces (a
+/// Whether `condition` holds within the test's safety limit, checked again after
+/// every turn: for a state that comes after I/O and that no event announces (a
 /// cancelled request letting go of its clock).
 public func eventually(_ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: safetyLimit)
+  var allowance = Allowance()
   while !condition() {
-    if Task.isCancelled || ContinuousClock.now >= deadline { return condition() }
+    if allowance.isOver() {
+      if condition() { return true }
+      if !Task.isCancelled { spendSafetyLimit() }
+      return false
+    }
     await Task.yield()
   }
   return true
 }
 
 /// `eventually` for a condition that must await to be read (a repository's
-/// `latest()`, an actor's state): whether it becomes true within
-/// `safetyLimit`, checked again after every turn.
+/// `latest()`, an actor's state): whether it becomes true within the test's
+/// safety limit, checked again after every turn.
 ///
 /// ```swift
 /// #expect(await comesTrue { (try? await repository.latest())?.first?.title == "Edited" })
 /// ```
 public func comesTrue(_ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: safetyLimit)
+  var allowance = Allowance()
   while !(await condition()) {
-    if Task.isCancelled || ContinuousClock.now >= deadline { return await condition() }
+    if allowance.isOver() {
+      if await condition() { return true }
+      if !Task.isCancelled { spendSafetyLimit() }
+      return false
+    }
     await Task.yield()
   }
   return true
 }
 
 extension TestClock {
-  /// Waits until `count` sleepers are registered, at most `safetyLimit`: for
-  /// sleepers that come after I/O, such as a request the fake catalog holds.
+  /// Waits until `count` sleepers are registered, within the test's safety
+  /// limit: for sleepers that come after I/O, such as a request the fake catalog holds.
   /// - Returns: whether they registered.
   @discardableResult
   public func waitForSleepersWithinSafetyLimit(count: Int = 1) async -> Bool {
@@ -65,19 +121,22 @@ extension TestClock {
   }
 }
 
-/// Whether `task` finishes within `safetyLimit`: for a task that ends after I/O.
+/// Whether `task` finishes within the test's safety limit: for a task that ends after I/O.
 ///
 /// - Parameter cancelling: Cancel `task` when it does not finish, so nothing is left waiting.
 public func finishesWithinSafetyLimit<Success: Sendable, Failure: Error>(
   _ task: Task<Success, Failure>, cancelling: Bool = false
 ) async -> Bool {
-  let finished = !(await waitFor({ try? await Task.sleep(for: safetyLimit) }, unlessFinished: task))
-  if !finished && cancelling { task.cancel() }
+  let finished = !(await waitFor({ await Allowance.runOut() }, unlessFinished: task))
+  if !finished {
+    if !Task.isCancelled { spendSafetyLimit() }
+    if cancelling { task.cancel() }
+  }
   return finished
 }
 
-/// Whether `body`, run on a thread of its own, returns within `safetyLimit`. A
-/// deadlock in it blocks that thread only, never one the tests run on.
+/// Whether `body`, run on a thread of its own, returns within the test's safety
+/// limit. A deadlock in it blocks that thread only, never one the tests run on.
 public func returnsOnItsOwnThread(_ body: @escaping @Sendable () -> Void) async -> Bool {
   let (returned, signal) = AsyncStream.makeStream(of: Void.self)
   Thread {
@@ -103,6 +162,8 @@ public final class StreamReader<Value: Sendable>: Sendable {
     var nextID = 0
     /// Ids of waits cancelled before they registered.
     var cancelledEarly: Set<Int> = []
+    /// Whether the last wait started after the test had met its safety limit.
+    var lastWaitWasShortened = false
 
     func isDone(_ count: Int?) -> Bool {
       ended || count.map { values.count >= $0 } ?? false
@@ -176,26 +237,36 @@ public final class StreamReader<Value: Sendable>: Sendable {
     }
   }
 
-  /// Waits until `count` values were read or the stream ended, at most `safetyLimit`.
+  /// Waits until `count` values were read or the stream ended, within the test's safety limit.
   /// - Returns: `true` when `count` values were read.
   public func waitFor(count: Int) async -> Bool {
-    _ = await withinSafetyLimit { await self.arrival(of: count) }
+    await wait { await self.arrival(of: count) }
     return values.count >= count
   }
 
-  /// Waits until the stream ends, at most `safetyLimit`.
+  /// Waits until the stream ends, within the test's safety limit.
   /// - Returns: whether it ended.
   public func waitForEnd() async -> Bool {
-    _ = await withinSafetyLimit { await self.arrival(of: nil) }
+    await wait { await self.arrival(of: nil) }
     return ended
   }
 
-  /// Why `waitFor(count:)` came back short, for messages: the stream ended, or
-  /// nothing more came within the safety limit.
+  /// Runs one wait, noting whether it had the whole safety limit, for `whyShort`.
+  private func wait(_ event: @escaping @Sendable () async -> Void) async {
+    let shortened = safetyLimitIsSpent
+    box.update { $0.lastWaitWasShortened = shortened }
+    _ = await withinSafetyLimit(event)
+  }
+
+  /// Why the last `waitFor(count:)` came back short, for messages: the stream
+  /// ended, or nothing more came within the safety limit.
   public var whyShort: String {
-    ended
-      ? "the stream ended"
-      : "nothing more came within \(safetyLimit) (a safety limit: working code takes milliseconds)"
+    if ended { return "the stream ended" }
+    if box.seen.withLock({ $0.lastWaitWasShortened }) {
+      return "nothing more came (the test had already waited out its \(safetyLimit) safety limit on an earlier "
+        + "wait, so it gave this one a few turns only)"
+    }
+    return "nothing more came within \(safetyLimit) (a safety limit: working code takes milliseconds)"
   }
 
   /// The values read once `count` came, and a few hundred turns later, so a

@@ -64,6 +64,39 @@ struct ReadPolicyTests {
       ))
   }
 
+  /// The screen sees what the store holds, never the server's answer, from
+  /// the first read on: a read that had to wait for the server keeps its answer
+  /// and gives what the store then holds.
+  @Test func aFirstReadKeepsWhatItFetchedAndAnswersFromTheStore() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 3) else { return }
+    // The server sends the journal oldest first and lists one article twice: the
+    // store's list, newest first and once each, is not the answer's.
+    let oldestFirst = fixtureArticles.reversed().compactMap { ArticleFixtures.record(id: $0.id) }
+    let answer = JSONValue.array(oldestFirst + [oldestFirst[0]])
+    journal.api.inject(.body(String(decoding: answer.encoded(), as: UTF8.self)), on: .articles, times: 1)
+    let outcome = await Result { try await repository.latest() }
+    let first = try? outcome.get()
+    let sentIDs = fixtureArticles.reversed().map(\.id) + [fixtureArticles[fixtureArticles.count - 1].id]
+    let asSent = first?.map(\.id) == sentIDs ? " (the answer as the server sent it, not the store's list)" : ""
+    #expect(
+      sameArticles(first, fixtureArticles),
+      guide.task(
+        3,
+        "a first read on an empty store waits for the server, keeps its answer in the store, and gives what the store then holds: the 12 articles newest first, each once. The server listed them oldest first and one twice; latest(): \(first.map { whatDiffers($0, from: fixtureArticles) } ?? brief(outcome))\(asSent)",
+        blaming: outcome.failure))
+    guard outcome.failure == nil else { return }
+    journal.api.inject(.offline)
+    guard let second = journal.launch(for: 3) else { return }
+    let later = await Result { try await second.latest() }
+    #expect(
+      sameArticles(try? later.get(), fixtureArticles),
+      guide.task(
+        3,
+        "what a first read fetched should be in the store: a second launch on the same file, offline, should read the 12 articles from it; latest() gave \(brief(later))",
+        blaming: later.failure))
+  }
+
   @Test func offlineTheStoreStillAnswers() async {
     guard let journal = await Self.yesterday(), let repository = journal.launch(for: 3) else { return }
     journal.api.inject(.offline)

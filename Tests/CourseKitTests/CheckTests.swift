@@ -182,6 +182,9 @@ struct CheckTests {
     #expect(output.contains("✘ The suite hung: a() still running when stopped after 15 s."), "\(output)")
     #expect(
       output.contains("✘ a() never ended, in Task 1 \"Pass a\": Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    #expect(
+      output.contains("✘ a(): 3 callers should share one run, got 0"),
+      "what the test recorded before it was stopped is shown under its task: \(output)")
     #expect(output.components(separatedBy: "The log says: \(misuse)").count == 2, "once: \(output)")
     #expect(
       output.contains("2 passed, 0 failed, 1 hung (stopped after 15 s), 0 skipped, 0 not run (3 tests)"),

@@ -32,6 +32,7 @@ struct CommandTests {
     let help = Command.helpText("verify")
     for clause in [
       "fatalError", "## Your files", "## Concepts", "## Tasks", "ForeignNames", "hangs", "SolutionNN passes",
+      "## Your decisions", "Designs.md", "only Solutions/NN-Name declares", "wc -w",
     ] {
       #expect(help.contains(clause), "`course help verify` should describe the check about \(clause)")
     }

@@ -14,6 +14,7 @@ struct ContinuityCheckTests {
       "Docs/02-Next.md",
       "# Next\n\n" + TemporaryWorkspace.decisions + "## Your files\n\n- `Models/B.swift`: Task 1, new\n\n## Tasks\n\n"
         + TemporaryWorkspace.tasks)
+    try folder.write("Docs/02-Next-Designs.md", "# Designs\n")
     return folder
   }
 
@@ -104,6 +105,7 @@ struct ContinuityCheckTests {
       "# Next\n\n## What you start with\n\n- `Domain.swift`: the domain\n- `Root.swift`: the composition root\n\n"
         + TemporaryWorkspace.decisions + "## Your files\n\n- `Root.swift`: Tasks 1 and 2\n\n## Tasks\n\n"
         + TemporaryWorkspace.tasks)
+    try folder.write("Docs/02-Next-Designs.md", "# Designs\n")
     return folder
   }
 

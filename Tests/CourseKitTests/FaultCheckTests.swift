@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CourseKit
@@ -225,8 +226,46 @@ struct FaultCheckTests {
     #expect(results[0].caught.isEmpty, "a test that fails whatever the code catches no fault")
     let lines = FaultCheck.lines(results, stage: Stage(number: "01", name: "Intro"), style: Style(colored: false))
     #expect(
-      lines.contains("    a() fails against the reference solution, so it checks something the task does not ask:"))
+      lines.contains(
+        "    a() fails against the reference solution on every one of 5 runs, so it expects something the reference "
+          + "does not do: a value the task does not ask for, or one the test works out wrong. It says:"), "\(lines)")
     #expect(lines.contains("      expected 3 items, got 2"))
+  }
+
+  /// A test that races fails against the reference on some runs only: the check
+  /// runs the reference again and says so, with the test's message, instead of
+  /// sending the learner after a requirement the task does not have.
+  @Test func aTestThatFailsOnSomeRunsOfTheReferenceIsToldItRaces() throws {
+    let referenceRuns = Mutex(0)
+    let results = try outcomes { fault in
+      guard fault.isEmpty else { return Self.stream(Self.tests, failing: []) }
+      let run = referenceRuns.withLock { count in
+        count += 1
+        return count
+      }
+      // The first and the fourth of five runs fail.
+      return Self.stream(Self.tests, failing: [1, 4].contains(run) ? ["a()"] : [], message: "expected 2 calls, got 1")
+    }
+    #expect(referenceRuns.withLock { $0 } == 5, "one run, then four more because a() failed")
+    #expect(results[0].failingOnReference.map(\.failedRuns) == [2])
+    let lines = FaultCheck.lines(results, stage: Stage(number: "01", name: "Intro"), style: Style(colored: false))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("    a() fails against the reference solution on 2 of 5 runs and passes on the others: it races.")
+      }, "\(lines)")
+    #expect(lines.contains("      expected 2 calls, got 1"), "\(lines)")
+    #expect(!lines.contains { $0.contains("expects something the reference does not do") }, "\(lines)")
+  }
+
+  /// The placeholder fails on every run by design: it is not run again.
+  @Test func thePlaceholderIsNotRunAgain() throws {
+    let referenceRuns = Mutex(0)
+    _ = try outcomes { fault in
+      if fault.isEmpty { referenceRuns.withLock { $0 += 1 } }
+      return Self.stream(
+        Self.tests, failing: ["a()", "b()", "r()"], message: "Not done yet: Task 3 in Docs/01-Intro.md")
+    }
+    #expect(referenceRuns.withLock { $0 } == 1)
   }
 
   @Test func theTestsThatPassOnTheReferenceStillCountBesideOneThatFails() throws {
