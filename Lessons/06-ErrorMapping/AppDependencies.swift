@@ -44,13 +44,26 @@ struct AppDependencies: Sendable {
     do {
       store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
     } catch let error as SQLiteError {
-      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+      throw try Self.errorMapper().catalogError(from: error, now: now())
     } catch {
       // Only moving an unreadable file aside throws anything else: the device's storage failed.
       throw CatalogError.storage(.unavailable)
     }
     let repository = CachingProductRepository(remote: remote, store: store, now: now)
     return AppDependencies(productRepository: repository)
+  }
+
+  // MARK: Stage 06, Tasks 2 to 4: the boundary's mapper
+
+  /// The app's error mapper, a type you create and name (Docs/06-ErrorMapping.md,
+  /// Tasks 2 to 4, and "What your mapper looks like").
+  ///
+  /// Finished code asks this function for the mapper, such as the remote source
+  /// (by default) and `live()`; the tests reach it through here and through the
+  /// remote source, never by its name.
+  static func errorMapper() -> any CatalogErrorMapping {
+    // TODO: Tasks 2 to 4 (Docs/06-ErrorMapping.md). Return your mapper.
+    UnfinishedErrorMapper()
   }
 
   // MARK: Stage 06, Task 8: configure the app's session
@@ -80,6 +93,40 @@ struct AppDependencies: Sendable {
   @MainActor
   func makeProductListViewModel() -> ProductListViewModel {
     ProductListViewModel(repository: productRepository)
+  }
+}
+
+/// The mapper until Tasks 2 to 4: each entry says "not done yet", naming its task
+/// (`catalogError(from:now:)` by the kind of error it is handed). Delete it once
+/// `errorMapper()` returns yours.
+private struct UnfinishedErrorMapper: CatalogErrorMapping {
+  func catalogError(from error: any Error, now: Date) throws -> CatalogError {
+    let task =
+      switch error {
+      case is URLError, is CatalogError, is CancellationError: 2
+      case let error as RemoteDataSourceError:
+        switch error {
+        case .http, .notHTTP: 3
+        default: 4
+        }
+      default: 4
+      }
+    throw NotDoneYet(
+      "Task \(task)", in: "Docs/06-ErrorMapping.md", "catalogError(from:now:) should map \(type(of: error)) \(error)")
+  }
+
+  func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
+    .invalidData(
+      NotDoneYet("Task 3", in: "Docs/06-ErrorMapping.md", "map(status:retryAfter:now:) should map status \(status)")
+        .description)
+  }
+
+  func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
+    .invalidData(
+      NotDoneYet(
+        "Task 3", in: "Docs/06-ErrorMapping.md", "checkBody(_:contentType:) should tell JSON from other bodies"
+      )
+      .description)
   }
 }
 

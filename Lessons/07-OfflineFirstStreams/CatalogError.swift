@@ -88,4 +88,10 @@ enum CatalogError: Error, Sendable, Equatable {
     default: nil
     }
   }
+
+  /// The longest wait a `Retry-After` is read as: a year. A server that asks for
+  /// longer, or for more seconds than a number can hold, asks for "very long",
+  /// which ends the retries like any wait past `RetryPolicy.maxRetryAfter`
+  /// (Docs/06-ErrorMapping.md, "The mapping tables").
+  static let longestRetryAfter = Duration.seconds(365 * 86_400)
 }

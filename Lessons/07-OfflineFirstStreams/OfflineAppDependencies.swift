@@ -67,7 +67,7 @@ final class OfflineAppDependencies: Sendable {
     do {
       store = try OfflineProductStore(path: databasePath)
     } catch {
-      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+      throw try AppDependencies.errorMapper().catalogError(from: error, now: now())
     }
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: now)
     return OfflineAppDependencies(store: store, remote: remote, connectivity: connectivity, now: now)

@@ -10,7 +10,13 @@ import Foundation
 ///
 /// It is the boundary: the data sources call it, and nothing above them sees
 /// what it maps from. Cancellation is never mapped: it leaves as `CancellationError`.
-enum CatalogErrorMapper {
+///
+/// A value with no state: `AppDependencies.errorMapper()` makes one for the
+/// remote source and `live()`. The protocol's three requirements are its
+/// instance methods; each table is a static function, so code that knows which
+/// table it needs (stage 07's engine, mapping its store's errors) calls
+/// `CatalogErrorMapper.map(error)` without making one.
+struct CatalogErrorMapper: CatalogErrorMapping {
   // MARK: Task 2: map transport failures
 
   /// The domain error for a failed request.
@@ -64,7 +70,7 @@ enum CatalogErrorMapper {
   ///   - status: The response's status code.
   ///   - retryAfter: The `Retry-After` header, if any.
   ///   - now: The wall-clock time the response arrived, to measure an HTTP-date.
-  static func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
+  func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
     switch status {
     case 200..<300: nil
     case 401, 403: .unauthorized
@@ -83,40 +89,23 @@ enum CatalogErrorMapper {
   /// (`Wed, 21 Oct 2026 07:28:00 GMT`). A malformed value, a negative number or a
   /// date that is not after `now` gives `nil`: no advice, so the retry policy's
   /// own backoff decides. A wait too large to represent, or past
-  /// `longestRetryAfter`, is `longestRetryAfter`: very long, not "no advice".
+  /// `CatalogError.longestRetryAfter`, is that: very long, not "no advice".
   ///
   /// - Parameter now: When the server sent the answer: its `Date` header when it
   ///   has one (the boundary reads it), so a date is measured on the server's clock.
   static func retryAfter(_ value: String?, now: Date) -> Duration? {
     guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+    let longest = CatalogError.longestRetryAfter
     if text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
       // Only digits: Int64 fails only for a number too large for it.
-      guard let seconds = Int64(text), seconds < longestRetryAfter.components.seconds else { return longestRetryAfter }
+      guard let seconds = Int64(text), seconds < longest.components.seconds else { return longest }
       return .seconds(seconds)
     }
-    guard let date = httpDate(text) else { return nil }
+    guard let date = HTTPDate.parse(text) else { return nil }
     let wait = date.timeIntervalSince(now)
     guard wait > 0 else { return nil }
-    guard wait < Double(longestRetryAfter.components.seconds) else { return longestRetryAfter }
+    guard wait < Double(longest.components.seconds) else { return longest }
     return .milliseconds(Int64((wait * 1_000).rounded(.up)))
-  }
-
-  /// The longest wait a `Retry-After` is read as: a year. A server that asks for
-  /// longer, or for more seconds than a number can hold, asks for "very long",
-  /// which ends the retries like any wait past `RetryPolicy.maxRetryAfter`.
-  static let longestRetryAfter = Duration.seconds(365 * 86_400)
-
-  /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7), as in
-  /// `Retry-After` and in a response's `Date`.
-  static func httpDate(_ text: String) -> Date? {
-    for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
   }
 
   /// The domain error for a successful answer whose body is not the JSON the
@@ -128,7 +117,7 @@ enum CatalogErrorMapper {
   /// - Parameters:
   ///   - body: The response body.
   ///   - contentType: The `Content-Type` header, if any.
-  static func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
+  func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
     // JSON's whitespace: space, tab, line feed, carriage return.
     guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
       return .invalidData("the body is empty where JSON was promised")
@@ -197,14 +186,14 @@ enum CatalogErrorMapper {
   ///   - error: What the data layer threw.
   ///   - now: The wall-clock time, for a `Retry-After` date.
   /// - Throws: `CancellationError` when `error` is a cancellation, in any form.
-  static func catalogError(from error: any Error, now: Date) throws -> CatalogError {
+  func catalogError(from error: any Error, now: Date) throws -> CatalogError {
     switch error {
     case let error as CatalogError: return error
     case is CancellationError: throw error
-    case let error as URLError: return try map(error)
-    case let error as DecodingError: return map(error)
-    case let error as SQLiteError: return map(error)
-    case let error as LocalDataSourceError: return map(error)
+    case let error as URLError: return try Self.map(error)
+    case let error as DecodingError: return Self.map(error)
+    case let error as SQLiteError: return Self.map(error)
+    case let error as LocalDataSourceError: return Self.map(error)
     case let error as RemoteDataSourceError: return map(error, now: now)
     default: return .invalidData("\(error)")
     }
@@ -221,7 +210,7 @@ enum CatalogErrorMapper {
   }
 
   /// The data layer's own errors, from stages 02–05.
-  private static func map(_ error: RemoteDataSourceError, now: Date) -> CatalogError {
+  private func map(_ error: RemoteDataSourceError, now: Date) -> CatalogError {
     switch error {
     case .offline, .transport: .offline
     case .http(let status, _): map(status: status, retryAfter: nil, now: now) ?? .invalidData("status \(status)")

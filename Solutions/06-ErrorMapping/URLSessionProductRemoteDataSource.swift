@@ -7,13 +7,32 @@ import Foundation
 /// The real remote data source: the Catalog API over URLSession.
 ///
 /// Stage 06: the boundary. Every failure leaves as a `CatalogError`, mapped by
-/// `CatalogErrorMapper`, or as `CancellationError`.
+/// the mapper it holds, or as `CancellationError`.
 struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
   /// Stage 06: the wall-clock time, to measure a `Retry-After` given as a date
   /// when the answer has no `Date` header.
   let now: @Sendable () -> Date
+  /// Stage 06: the boundary's tables, the composition root's mapper unless a test gives another.
+  let mapper: any CatalogErrorMapping
+
+  /// Makes the source for the catalog at `baseURL`.
+  ///
+  /// - Parameters:
+  ///   - baseURL: Where the Catalog API lives.
+  ///   - session: The session requests go through.
+  ///   - now: The wall-clock time, for a `Retry-After` date when an answer has no `Date`.
+  ///   - mapper: What turns each failure into a `CatalogError`: `AppDependencies.errorMapper()` by default.
+  init(
+    baseURL: URL, session: URLSession, now: @escaping @Sendable () -> Date,
+    mapper: any CatalogErrorMapping = AppDependencies.errorMapper()
+  ) {
+    self.baseURL = baseURL
+    self.session = session
+    self.now = now
+    self.mapper = mapper
+  }
 
   func products(limit: Int, skip: Int) async throws -> ProductPage {
     try await mappingErrors { try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain() }
@@ -30,11 +49,11 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
     let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
     // A Retry-After date is on the server's clock: measure it from the answer's Date, when it has one.
-    let sentAt = http.value(forHTTPHeaderField: "Date").flatMap(CatalogErrorMapper.httpDate) ?? now()
-    if let failure = CatalogErrorMapper.map(status: http.statusCode, retryAfter: retryAfter, now: sentAt) {
+    let sentAt = http.value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse) ?? now()
+    if let failure = mapper.map(status: http.statusCode, retryAfter: retryAfter, now: sentAt) {
       throw failure
     }
-    if let failure = CatalogErrorMapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
+    if let failure = mapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
       throw failure
     }
     return try JSONDecoder.catalog().decode(Body.self, from: data)
@@ -47,7 +66,7 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
       return try await work()
     } catch {
       if Task.isCancelled { throw CancellationError() }
-      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+      throw try mapper.catalogError(from: error, now: now())
     }
   }
 }

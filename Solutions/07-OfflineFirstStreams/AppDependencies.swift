@@ -43,13 +43,24 @@ struct AppDependencies: Sendable {
     do {
       store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
     } catch let error as SQLiteError {
-      throw CatalogErrorMapper.map(error)
+      throw try Self.errorMapper().catalogError(from: error, now: now())
     } catch {
       // Only moving an unreadable file aside throws anything else: the device's storage failed.
       throw CatalogError.storage(.unavailable)
     }
     let repository = CachingProductRepository(remote: remote, store: store, now: now)
     return AppDependencies(productRepository: repository)
+  }
+
+  // MARK: Stage 06, Tasks 2 to 4: the boundary's mapper
+
+  /// The app's error mapper: `CatalogErrorMapper`, the boundary's tables.
+  ///
+  /// Finished code asks this function for the mapper, such as the remote source
+  /// (by default) and `live()`; the tests reach it through here and through the
+  /// remote source, never by its name.
+  static func errorMapper() -> any CatalogErrorMapping {
+    CatalogErrorMapper()
   }
 
   // MARK: Stage 06, Task 8: configure the app's session

@@ -78,7 +78,7 @@ struct OfflineFirstProductRepository: Sendable {
     do {
       return try await operation()
     } catch  where error is SQLiteError || error is LocalDataSourceError {
-      throw try CatalogErrorMapper.catalogError(from: error, now: now())
+      throw try AppDependencies.errorMapper().catalogError(from: error, now: now())
     }
   }
 }

@@ -34,7 +34,7 @@ struct BoundaryTests {
     ),
     (
       .status(429, headers: ["Retry-After": "99999999999999999999"]),
-      .rateLimited(retryAfter: CatalogErrorMapper.longestRetryAfter), 3
+      .rateLimited(retryAfter: CatalogError.longestRetryAfter), 3
     ),
     (.status(500), .server(status: 500), 3),
     (.status(503, headers: ["Retry-After": "5"]), .server(status: 503, retryAfter: .seconds(5)), 3),
@@ -118,6 +118,42 @@ struct BoundaryTests {
         3,
         "a 429 sent at 01:00:00 by the server's Date header, asking for 01:01:30: 90 s, measured on the server's clock, whatever the device's says (00:00:00 here); got \(brief(outcome)) (the boundary hands the Date header's time to map(status:retryAfter:now:) as now)",
         blaming: outcome))
+  }
+
+  @Test func theSourceAsksTheMapperItIsGivenAboutTheStatus() async {
+    // A spy in the composition root's place: the source must ask it, not a mapper it names.
+    let spy = SpyErrorMapper()
+    let headers = ["Retry-After": "7", "Date": "Thu, 01 Jan 2026 01:00:00 GMT", "Content-Type": "application/json"]
+    let answer = CannedHTTPAnswer.Answer(
+      status: 503, headers: headers, body: Data(#"{"message": "Injected failure"}"#.utf8))
+    let outcome = await CannedHTTPAnswer.products(answering: answer, mapper: spy)
+    let expected: [SpyErrorMapper.Question] = [
+      .status(503, retryAfter: "7", now: testDate.addingTimeInterval(3_600)),
+      .boundary(error: SpyErrorMapper.statusAnswer, now: testDate),
+    ]
+    #expect(
+      outcome.failure as? CatalogError == SpyErrorMapper.boundaryAnswer && spy.questions == expected,
+      guide.task(
+        3,
+        "finished code, the boundary: a remote source made with mapper: asks that mapper, no other. A 503 with Retry-After \"7\" and the Date 01:00:00 should ask map(status:retryAfter:now:) with the Date's time, hand its answer to catalogError(from:now:) with the injected now, and throw what that returns, \(shown(SpyErrorMapper.boundaryAnswer)); got \(brief(outcome)) after the questions \(shown(spy.questions))"
+      ))
+  }
+
+  @Test func theSourceAsksTheMapperItIsGivenAboutTheBody() async {
+    let spy = SpyErrorMapper()
+    let answer = CannedHTTPAnswer.Answer(
+      status: 200, headers: ["Content-Type": "application/json"], body: HTTPMappingTests.page)
+    let outcome = await CannedHTTPAnswer.products(answering: answer, mapper: spy)
+    let expected: [SpyErrorMapper.Question] = [
+      .status(200, retryAfter: nil, now: testDate), .body(contentType: "application/json"),
+      .boundary(error: SpyErrorMapper.bodyAnswer, now: testDate),
+    ]
+    #expect(
+      outcome.failure as? CatalogError == SpyErrorMapper.boundaryAnswer && spy.questions == expected,
+      guide.task(
+        3,
+        "finished code, the boundary: a remote source made with mapper: asks that mapper, no other. A 200 with a page should ask map(status:retryAfter:now:), then checkBody(_:contentType:), hand the body check's answer to catalogError(from:now:), and throw what that returns, \(shown(SpyErrorMapper.boundaryAnswer)); got \(brief(outcome)) after the questions \(shown(spy.questions))"
+      ))
   }
 
   /// The first fixture record with `change` applied, as the body of a one-product page.

@@ -72,11 +72,12 @@ let testDate = Date(timeIntervalSince1970: 1_767_225_600)
 /// A fixed wall clock to inject as `now`.
 let testNow: @Sendable () -> Date = { testDate }
 
-/// The mapper's boundary, the one function of it the tests call: what a data
-/// source threw, as the app's error, with the test's `now`.
+/// The mapper's boundary, the one function of it the tests call directly: what a
+/// data source threw, as the app's error, with the test's `now`. The mapper is the
+/// composition root's, whatever its type is named.
 enum Mapper {
   static func boundary(_ error: any Error, now: Date = testDate) throws -> CatalogError {
-    try CatalogErrorMapper.catalogError(from: error, now: now)
+    try AppDependencies.errorMapper().catalogError(from: error, now: now)
   }
 }
 

@@ -244,11 +244,11 @@ struct HTTPMappingTests {
     ("-5", nil, "a negative number"),
     ("1.5", nil, "a fraction"),
     ("", nil, "empty"),
-    ("99999999999999999999999", CatalogErrorMapper.longestRetryAfter, "too large for Int64: very long, not no advice"),
+    ("99999999999999999999999", CatalogError.longestRetryAfter, "too large for Int64: very long, not no advice"),
     (
-      "9223372036854775807", CatalogErrorMapper.longestRetryAfter, "Int64.max seconds: past the longest wait, very long"
+      "9223372036854775807", CatalogError.longestRetryAfter, "Int64.max seconds: past the longest wait, very long"
     ),
-    ("Fri, 31 Dec 9999 23:59:59 GMT", CatalogErrorMapper.longestRetryAfter, "a date in the year 9999: very long"),
+    ("Fri, 31 Dec 9999 23:59:59 GMT", CatalogError.longestRetryAfter, "a date in the year 9999: very long"),
     (nil, nil, "no header"),
   ]
 
@@ -267,7 +267,7 @@ struct HTTPMappingTests {
       }
     let clockNote =
       measuredAgainstToday
-      ? " (measure the date against the now you are handed, not Date(); the finished httpDate(_:) reads it)" : ""
+      ? " (measure the date against the now you are handed, not Date(); the finished HTTPDate.parse(_:) reads it)" : ""
     #expect(
       mapped == .rateLimited(retryAfter: expected),
       guide.task(

@@ -139,6 +139,46 @@ actor HoldingProductRepository: ProductRepository {
   }
 }
 
+/// Spy on the boundary: a mapper that records what the remote source asks it and
+/// answers with errors no table of the stage gives, so a test can tell its answers
+/// from those of the composition root's mapper.
+final class SpyErrorMapper: CatalogErrorMapping {
+  /// One question the source asked.
+  enum Question: Sendable, Equatable {
+    case status(Int, retryAfter: String?, now: Date)
+    case body(contentType: String?)
+    /// `catalogError(from:now:)`, handed `error`: the `CatalogError` it is, or `nil` for another type.
+    case boundary(error: CatalogError?, now: Date)
+  }
+
+  /// What `map(status:retryAfter:now:)` answers for a status that is not 2xx.
+  static let statusAnswer = CatalogError.rejected(status: 999)
+  /// What `checkBody(_:contentType:)` answers for any body.
+  static let bodyAnswer = CatalogError.invalidData("the spy's body check")
+  /// What `catalogError(from:now:)` answers for any error.
+  static let boundaryAnswer = CatalogError.server(status: 999)
+
+  private let recorded = Mutex<[Question]>([])
+
+  /// Every question so far, in order.
+  var questions: [Question] { recorded.withLock { $0 } }
+
+  func map(status: Int, retryAfter: String?, now: Date) -> CatalogError? {
+    recorded.withLock { $0.append(.status(status, retryAfter: retryAfter, now: now)) }
+    return (200..<300).contains(status) ? nil : Self.statusAnswer
+  }
+
+  func checkBody(_ body: Data, contentType: String?) -> CatalogError? {
+    recorded.withLock { $0.append(.body(contentType: contentType)) }
+    return Self.bodyAnswer
+  }
+
+  func catalogError(from error: any Error, now: Date) throws -> CatalogError {
+    recorded.withLock { $0.append(.boundary(error: error as? CatalogError, now: now)) }
+    return Self.boundaryAnswer
+  }
+}
+
 /// Answers every request of its session with one canned HTTP answer (a status,
 /// headers and a body), for the HTTP tables, which need headers and bodies the
 /// fake API does not make. Each answer has a host of its own, so tests that run
@@ -154,7 +194,12 @@ final class CannedHTTPAnswer: URLProtocol {
 
   /// Reads the first page through the finished remote source, over a session
   /// whose every request gets `answer`, with `testNow` as the source's wall clock.
-  static func products(answering answer: Answer) async -> Result<ProductPage, any Error> {
+  ///
+  /// - Parameter mapper: The source's mapper; `nil` leaves the source's default,
+  ///   the composition root's, as the app gets it.
+  static func products(answering answer: Answer, mapper: (any CatalogErrorMapping)? = nil) async -> Result<
+    ProductPage, any Error
+  > {
     let host = "canned-\(UUID().uuidString.lowercased()).test"
     guard let baseURL = URL(string: "https://\(host)") else { preconditionFailure("\(host) is a valid host") }
     answers.withLock { $0[host] = answer }
@@ -163,7 +208,12 @@ final class CannedHTTPAnswer: URLProtocol {
     configuration.protocolClasses = [CannedHTTPAnswer.self]
     let session = URLSession(configuration: configuration)
     defer { session.finishTasksAndInvalidate() }
-    let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: testNow)
+    let remote =
+      if let mapper {
+        URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: testNow, mapper: mapper)
+      } else {
+        URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: testNow)
+      }
     return await Result { try await remote.products(limit: 30, skip: 0) }
   }
 
