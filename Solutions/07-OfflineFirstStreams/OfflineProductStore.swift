@@ -339,13 +339,14 @@ actor OfflineProductStore {
   /// - The waiting changes of the product that had no base version get the
   ///   answer's (they were made on top of this one).
   ///
-  /// A 2xx is applied whatever its body: with no readable copy the device keeps
-  /// its own, and a copy the boundary refuses is not stored.
+  /// A receipt with no copy (a delete's, or an answer that holds no product the
+  /// app accepts) leaves the device's own copy, and a copy the boundary refuses is not stored.
   func complete(_ entry: OutboxEntry, receipt: WriteReceipt) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
       var id = entry.productID
-      if entry.kind == .add, let newID = receipt.id, newID != id {
+      if entry.kind == .add, receipt.id != id {
+        let newID = receipt.id
         let ids: [SQLiteValue] = [.integer(Int64(newID)), .integer(Int64(id))]
         try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(newID))])
         try database.prepare("UPDATE products SET id = ? WHERE id = ?").run(ids)

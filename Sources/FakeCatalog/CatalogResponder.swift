@@ -203,6 +203,15 @@ public final class CatalogResponder: Sendable {
     case .answerLost?:
       _ = storeReply(to: request)
       return .lost
+    case .answerCut?:
+      var reply = storeReply(to: request)
+      reply.body = reply.body.prefix(reply.body.count / 2)
+      return .reply(reply)
+    case .answerNotJSON?:
+      var reply = storeReply(to: request)
+      reply.headers["Content-Type"] = "text/plain; charset=utf-8"
+      reply.body = Data("Done".utf8)
+      return .reply(reply)
     case .offline?: return .offline
     case .timeout?: return .timeout
     case .status(let status, let message, let headers)?:
