@@ -61,6 +61,8 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     let request = try endpoint.urlRequest(baseURL: baseURL)
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
+    // A success needs nothing more: its Date is read only to measure a Retry-After.
+    if (200..<300).contains(http.statusCode) { return (data, http) }
     let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
     // A Retry-After date is on the server's clock: measure it from the answer's Date, when it has one.
     let sentAt = http.value(forHTTPHeaderField: "Date").flatMap(CatalogErrorMapper.httpDate) ?? now()

@@ -191,12 +191,17 @@ public final class CatalogResponder: Sendable {
 
   /// An HTTP date, as the `Date` header carries it: `Tue, 01 Dec 2026 19:31:35 GMT`.
   static func httpDate(_ date: Date) -> String {
+    httpDateFormatter.withLock { $0.string(from: date) }
+  }
+
+  /// Made once: a formatter costs more to make than the rest of a small answer.
+  private static let httpDateFormatter: Mutex<DateFormatter> = {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    return formatter.string(from: date)
-  }
+    return Mutex(formatter)
+  }()
 
   private func answer(_ request: RecordedRequest, decisive: Fault?) -> CatalogOutcome {
     switch decisive {
