@@ -107,7 +107,7 @@ actor OfflineProductStore {
     let texts =
       [("title", product.title), ("description", product.description), ("category", product.category)]
       + (product.brand.map { [("brand", $0)] } ?? [])
-    if let (field, _) = texts.first(where: { $0.1.contains("\u{0}") }) {
+    if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
       throw refuse("\(field) holds a NUL character")
     }
     guard !product.title.allSatisfy(\.isWhitespace) else { throw refuse("title is blank") }
@@ -247,6 +247,13 @@ actor OfflineProductStore {
     ).query(row: Self.entry)
   }
 
+  /// Whether a change of the product waits to be sent: one query, however long the outbox.
+  private func hasPendingEntry(productID: Int) throws -> Bool {
+    try database.prepare(
+      "SELECT EXISTS (SELECT 1 FROM outbox WHERE product_id = ? AND set_aside_reason IS NULL)"
+    ).query([.integer(Int64(productID))]) { $0.int64(at: 0) != 0 }.first ?? false
+  }
+
   /// The device's copy of one product, or `nil`.
   private func storedProduct(id: Int) throws -> Product? {
     try database.prepare("SELECT \(ProductRow.columns) FROM products WHERE id = ?")
@@ -283,13 +290,14 @@ actor OfflineProductStore {
   /// - The waiting changes of the product that had no base version get the
   ///   answer's (they were made on top of this one).
   ///
-  /// A 2xx is applied whatever its body: with no readable copy the device keeps
-  /// its own, and a copy the boundary refuses is not stored.
+  /// A receipt with no copy (a delete's, or an answer that holds no product the
+  /// app accepts) leaves the device's own copy, and a copy the boundary refuses is not stored.
   func complete(_ entry: OutboxEntry, receipt: WriteReceipt) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
       var id = entry.productID
-      if entry.kind == .add, let newID = receipt.id, newID != id {
+      if entry.kind == .add, receipt.id != id {
+        let newID = receipt.id
         let ids: [SQLiteValue] = [.integer(Int64(newID)), .integer(Int64(id))]
         try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(newID))])
         try database.prepare("UPDATE products SET id = ? WHERE id = ?").run(ids)
@@ -297,8 +305,7 @@ actor OfflineProductStore {
         try touch([id])
         id = newID
       }
-      let later = try pendingEntries().filter { $0.productID == id }
-      if later.isEmpty, entry.kind != .delete, let copy = receipt.product?.withID(id),
+      if try !hasPendingEntry(productID: id), entry.kind != .delete, let copy = receipt.product?.withID(id),
         (try? Self.storableRow(copy)) != nil
       {
         try upsert(copy)
@@ -322,8 +329,7 @@ actor OfflineProductStore {
   func acceptServerCopy(_ product: Product, for entry: OutboxEntry) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
-      let later = try pendingEntries().filter { $0.productID == entry.productID }
-      if later.isEmpty {
+      if try !hasPendingEntry(productID: entry.productID) {
         try upsert(product)
       } else {
         try database.prepare(

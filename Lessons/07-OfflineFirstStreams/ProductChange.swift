@@ -53,11 +53,12 @@ struct OutboxEntry: Sendable, Hashable {
 
 /// What the catalog answered to a write it applied (a 2xx).
 struct WriteReceipt: Sendable, Hashable {
-  /// The product's id at the catalog: the id it gave an added product.
-  /// `nil` only when a 2xx answer to an add did not say it.
-  var id: Int?
+  /// The product's id at the catalog: the id it gave an added product. An
+  /// add's 2xx that does not say it is no receipt: the remote source throws
+  /// `.connectionLost`, and the entry, sent again with its key, gets the catalog's kept answer.
+  var id: Int
   /// The catalog's copy after the write; `nil` for a delete, or when the
-  /// answer could not be read (the write was applied all the same).
+  /// answer holds no product the app accepts (the write was applied all the same).
   var product: Product?
 }
 

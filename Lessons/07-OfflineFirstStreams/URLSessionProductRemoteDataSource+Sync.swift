@@ -7,6 +7,9 @@ import Foundation
 /// Stage 07: the outbox's writes, over the same request path and error mapping as the reads.
 extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
   /// Any answer, read only as far as it can be: a 2xx is applied whatever its body.
+  ///
+  /// A 2xx that can't be read (not JSON, or an add's answer without an id) is
+  /// `.connectionLost`: sent again with the same key, the catalog answers with what it kept.
   private struct Answer: Decodable {
     let id: Int?
   }
@@ -32,10 +35,21 @@ extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
       // The catalog applied the write: a body that is not a valid product is
       // still a receipt. Its id, if it can be read, still names an added product.
       if let product = try? JSONDecoder.catalog().decode(ProductDTO.self, from: data).toDomain() {
+        if entry.kind == .add { try Self.checkCatalogID(product.id) }
         return WriteReceipt(id: product.id, product: product)
       }
-      let id = (try? JSONDecoder.catalog().decode(Answer.self, from: data))?.id
-      return WriteReceipt(id: entry.kind == .add ? id : entry.productID, product: nil)
+      // A body that is not JSON (cut short, or another format), or an add's answer
+      // that names no id, did not arrive whole: the write was applied, but what it
+      // became (an add's id, an update's version) is only in the answer. The entry
+      // stays first in line, and sent again with the same key it gets the
+      // catalog's kept answer: the key, not the title, says which product it is.
+      guard let answer = try? JSONDecoder.catalog().decode(Answer.self, from: data) else {
+        throw CatalogError.connectionLost
+      }
+      guard entry.kind == .add else { return WriteReceipt(id: entry.productID, product: nil) }
+      guard let id = answer.id else { throw CatalogError.connectionLost }
+      try Self.checkCatalogID(id)
+      return WriteReceipt(id: id, product: nil)
     }
   }
 }

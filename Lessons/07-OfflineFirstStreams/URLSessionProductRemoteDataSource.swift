@@ -35,11 +35,31 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   }
 
   func products(limit: Int, skip: Int) async throws -> ProductPage {
-    try await mappingErrors { try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain() }
+    try await mappingErrors {
+      let page = try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain()
+      for product in page.products { try Self.checkCatalogID(product.id) }
+      return page
+    }
   }
 
   func product(id: Int) async throws -> Product {
-    try await mappingErrors { try await send(.product(id: id), as: ProductDTO.self).toDomain() }
+    try await mappingErrors {
+      let product = try await send(.product(id: id), as: ProductDTO.self).toDomain()
+      try Self.checkCatalogID(product.id)
+      return product
+    }
+  }
+
+  /// Stage 07: refuses an id the catalog can't have given. The catalog's ids are
+  /// above 0; the store numbers a product added on the device below 0 until the
+  /// catalog numbers it, so a catalog id at or below 0 could be taken for one of those.
+  ///
+  /// - Throws: `RemoteDataSourceError.invalidData` naming the product and its id, as stage 02's rules do.
+  static func checkCatalogID(_ id: Int) throws {
+    guard id > 0 else {
+      throw RemoteDataSourceError.invalidData(
+        "product \(id): id \(id) is not above 0 (ids at or below 0 are the device's own, for products not yet sent)")
+    }
   }
 
   /// Sends the endpoint's request, checks the response, and decodes the body.
@@ -60,6 +80,8 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     let request = try endpoint.urlRequest(baseURL: baseURL)
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
+    // A success needs nothing more: its Date is read only to measure a Retry-After.
+    if (200..<300).contains(http.statusCode) { return (data, http) }
     let retryAfter = http.value(forHTTPHeaderField: "Retry-After")
     // A Retry-After date is on the server's clock: measure it from the answer's Date, when it has one.
     let sentAt = http.value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse) ?? now()

@@ -109,7 +109,7 @@ actor OfflineProductStore {
     let texts =
       [("title", product.title), ("description", product.description), ("category", product.category)]
       + (product.brand.map { [("brand", $0)] } ?? [])
-    if let (field, _) = texts.first(where: { $0.1.contains("\u{0}") }) {
+    if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
       throw refuse("\(field) holds a NUL character")
     }
     guard !product.title.allSatisfy(\.isWhitespace) else { throw refuse("title is blank") }
@@ -257,7 +257,7 @@ actor OfflineProductStore {
   /// another waiting edit of the same product: that one's answer gives it its
   /// base (`complete(_:receipt:)`). The device's own `updatedAt` stamp never is one.
   func baseVersion(for change: ProductChange) throws -> String? {
-    guard change.kind != .add, try pendingEntries().allSatisfy({ $0.productID != change.productID }) else {
+    guard change.kind != .add, try !hasPendingEntry(productID: change.productID) else {
       return nil
     }
     return try storedProduct(id: change.productID)?.version
@@ -303,6 +303,13 @@ actor OfflineProductStore {
     ).query(row: Self.entry)
   }
 
+  /// Whether a change of the product waits to be sent: one query, however long the outbox.
+  private func hasPendingEntry(productID: Int) throws -> Bool {
+    try database.prepare(
+      "SELECT EXISTS (SELECT 1 FROM outbox WHERE product_id = ? AND set_aside_reason IS NULL)"
+    ).query([.integer(Int64(productID))]) { $0.int64(at: 0) != 0 }.first ?? false
+  }
+
   /// The device's copy of one product, or `nil`.
   private func storedProduct(id: Int) throws -> Product? {
     try database.prepare("SELECT \(ProductRow.columns) FROM products WHERE id = ?")
@@ -339,13 +346,14 @@ actor OfflineProductStore {
   /// - The waiting changes of the product that had no base version get the
   ///   answer's (they were made on top of this one).
   ///
-  /// A 2xx is applied whatever its body: with no readable copy the device keeps
-  /// its own, and a copy the boundary refuses is not stored.
+  /// A receipt with no copy (a delete's, or an answer that holds no product the
+  /// app accepts) leaves the device's own copy, and a copy the boundary refuses is not stored.
   func complete(_ entry: OutboxEntry, receipt: WriteReceipt) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
       var id = entry.productID
-      if entry.kind == .add, let newID = receipt.id, newID != id {
+      if entry.kind == .add, receipt.id != id {
+        let newID = receipt.id
         let ids: [SQLiteValue] = [.integer(Int64(newID)), .integer(Int64(id))]
         try database.prepare("DELETE FROM products WHERE id = ?").run([.integer(Int64(newID))])
         try database.prepare("UPDATE products SET id = ? WHERE id = ?").run(ids)
@@ -353,8 +361,7 @@ actor OfflineProductStore {
         try touch([id])
         id = newID
       }
-      let later = try pendingEntries().filter { $0.productID == id }
-      if later.isEmpty, entry.kind != .delete, let copy = receipt.product?.withID(id),
+      if try !hasPendingEntry(productID: id), entry.kind != .delete, let copy = receipt.product?.withID(id),
         (try? Self.storableRow(copy)) != nil
       {
         try upsert(copy)
@@ -378,8 +385,7 @@ actor OfflineProductStore {
   func acceptServerCopy(_ product: Product, for entry: OutboxEntry) throws {
     try commit {
       try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
-      let later = try pendingEntries().filter { $0.productID == entry.productID }
-      if later.isEmpty {
+      if try !hasPendingEntry(productID: entry.productID) {
         try upsert(product)
       } else {
         try database.prepare(

@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Each launch adds one product ("kill-RUN-N") and syncs until its outbox is empty;
 /// the parent kills it after a random 10–150 ms, and between launches asks the
-/// server to lose, cut or drop its next answers, or to answer 503. At the end a
+/// server to lose, cut or drop its next answers, to apply a write and answer it with
+/// a 2xx that can't be read (`clip`: half its body; `plain`: plain text), or to answer 503. At the end a
 /// last launch syncs without being killed, and the parent counts: adds the device
 /// committed that the server lacks (lost), adds the server holds twice (doubled),
 /// and products whose title differs between device and server (diverged).
@@ -26,7 +27,7 @@ enum KillBenchmark {
     let run = String(UUID().uuidString.prefix(8))
     let path = temporaryPath("kill-sync")
     defer { SQLiteConnection.removeDatabase(atPath: path) }
-    let faults = ["lose 1", "cut 1", "drop 1", "status 503 1", "clear"]
+    let faults = ["lose 1", "cut 1", "clip 1", "plain 1", "drop 1", "status 503 1", "clear"]
     var generator = SystemRandomNumberGenerator()
     var killed = 0
     let started = ContinuousClock.now

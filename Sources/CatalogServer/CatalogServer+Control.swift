@@ -97,6 +97,8 @@ extension CatalogServer {
     case .nonHTTPResponse: "an answer without HTTP"
     case .offline: "the connection closes without an answer"
     case .answerLost: "the write is applied, then the connection closes without an answer"
+    case .answerCut: "the write is applied, and its answer's body stops halfway (the answer says it is whole)"
+    case .answerNotJSON: "the write is applied, and its answer's body is plain text, not JSON"
     case .timeout: "no answer until the client gives up"
     }
   }

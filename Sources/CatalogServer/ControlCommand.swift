@@ -13,7 +13,8 @@ public enum ControlCommand: Sendable, Equatable {
   /// `online`: accept connections again.
   case online
   /// `status CODE [N]`, `rate-limit SECONDS [N]`, `stall [N]`, `cut [N]`,
-  /// `html [N]`, `malformed [N]`, `drop [N]`, `lose [N]`: the next N requests (all, without N) misbehave.
+  /// `html [N]`, `malformed [N]`, `drop [N]`, `lose [N]`, `clip [N]`, `plain [N]`: the next N
+  /// requests (all, without N) misbehave.
   case inject(Fault, times: Int?)
   /// `clear`: no faults, no latency, fail-rate 0, online.
   case clear
@@ -73,11 +74,11 @@ public enum ControlCommand: Sendable, Equatable {
       }
       let fault = Fault.status(429, message: "Too many requests", headers: ["Retry-After": "\(seconds)"])
       return .inject(fault, times: try count(at: 1))
-    case "stall", "cut", "html", "malformed", "drop", "lose":
+    case "stall", "cut", "html", "malformed", "drop", "lose", "clip", "plain":
       try expect(0...1, "\(name) [N]")
       let faults: [String: Fault] = [
         "stall": .timeout, "cut": .truncatedBody, "html": .nonJSONBody, "malformed": .malformedBody, "drop": .offline,
-        "lose": .answerLost,
+        "lose": .answerLost, "clip": .answerCut, "plain": .answerNotJSON,
       ]
       return .inject(faults[name] ?? .timeout, times: try count(at: 0))
     case "habits":
@@ -111,6 +112,8 @@ public enum ControlCommand: Sendable, Equatable {
     malformed [N]          the next N answers are 200 with broken JSON
     drop [N]               the next N connections close without an answer
     lose [N]               the next N requests are applied, then close without an answer
+    clip [N]               the next N requests are applied, and answered whole with half their body
+    plain [N]              the next N requests are applied, and answered with plain text, not JSON
     habits real|kind       a real server's habits (ETag and 412, server ids, 409 for a key in flight, Date) on, or off
     clear                  no faults, no latency, fail-rate 0, online
     state                  what is in force now

@@ -6,14 +6,16 @@ extension SQLiteConnection {
     return Int(statement.int64(at: 0))
   }
 
-  /// Applies, in order and each in its own transaction, every migration whose
-  /// version is above the database's `user_version`, then records the version.
+  /// Applies, in order, every migration whose version is above the database's
+  /// `user_version`, recording each version as it is reached.
   ///
-  /// Each transaction reads `user_version` after it holds the write lock
-  /// (`BEGIN IMMEDIATE`), so two connections migrating the same file at once
-  /// never both apply a migration: the second waits, then finds it done.
-  /// A migration that throws rolls back, leaving the database at the last
-  /// version that succeeded.
+  /// They run in one transaction, each in a savepoint of its own: one commit
+  /// (one write to the disk) however many migrations a new file needs, and a
+  /// migration that throws rolls back alone, leaving the database at the last
+  /// version that succeeded, which is committed. The transaction reads
+  /// `user_version` after it holds the write lock (`BEGIN IMMEDIATE`), so two
+  /// connections migrating the same file at once never both apply a migration:
+  /// the second waits, then finds it done.
   /// - Precondition: versions start at 1 and increase by one.
   /// - Returns: The versions this call applied, empty when the database was current.
   /// - Throws: `SQLiteError.newerSchema(version:lastKnown:)` when the file records
@@ -30,15 +32,37 @@ extension SQLiteConnection {
     // Versions only grow, so a current database is current for good: no write lock needed.
     guard try pendingVersion(lastKnown: lastKnown) != nil else { return [] }
     var applied: [Int] = []
-    while let version = try transaction({ () throws -> Int? in
-      guard let next = try pendingVersion(lastKnown: lastKnown) else { return nil }
-      try migrations[next - 1].apply(self)
-      try execute("PRAGMA user_version = \(next)")
-      return next
-    }) {
-      applied.append(version)
+    var failure: (any Error)?
+    do {
+      try migrateInOneTransaction(migrations, lastKnown: lastKnown, applied: &applied, failure: &failure)
+    } catch {
+      // A failure SQLite answers by rolling the whole transaction back fails the COMMIT too: the migration's error says more.
+      throw failure ?? error
     }
+    if let failure { throw failure }
     return applied
+  }
+
+  private func migrateInOneTransaction(
+    _ migrations: [SQLiteMigration], lastKnown: Int, applied: inout [Int], failure: inout (any Error)?
+  ) throws {
+    try transaction {
+      while let next = try pendingVersion(lastKnown: lastKnown) {
+        try execute("SAVEPOINT migration")
+        do {
+          try migrations[next - 1].apply(self)
+          try execute("PRAGMA user_version = \(next)")
+          try execute("RELEASE migration")
+        } catch {
+          // Undoes this migration only; the versions before it commit.
+          failure = error
+          try execute("ROLLBACK TO migration")
+          try execute("RELEASE migration")
+          return
+        }
+        applied.append(next)
+      }
+    }
   }
 
   /// The next version to apply, `nil` when the database is current.

@@ -191,18 +191,32 @@ public final class CatalogResponder: Sendable {
 
   /// An HTTP date, as the `Date` header carries it: `Tue, 01 Dec 2026 19:31:35 GMT`.
   static func httpDate(_ date: Date) -> String {
+    httpDateFormatter.withLock { $0.string(from: date) }
+  }
+
+  /// Made once: a formatter costs more to make than the rest of a small answer.
+  private static let httpDateFormatter: Mutex<DateFormatter> = {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    return formatter.string(from: date)
-  }
+    return Mutex(formatter)
+  }()
 
   private func answer(_ request: RecordedRequest, decisive: Fault?) -> CatalogOutcome {
     switch decisive {
     case .answerLost?:
       _ = storeReply(to: request)
       return .lost
+    case .answerCut?:
+      var reply = storeReply(to: request)
+      reply.body = reply.body.prefix(reply.body.count / 2)
+      return .reply(reply)
+    case .answerNotJSON?:
+      var reply = storeReply(to: request)
+      reply.headers["Content-Type"] = "text/plain; charset=utf-8"
+      reply.body = Data("Done".utf8)
+      return .reply(reply)
     case .offline?: return .offline
     case .timeout?: return .timeout
     case .status(let status, let message, let headers)?:

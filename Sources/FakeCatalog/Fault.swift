@@ -40,6 +40,17 @@ public enum Fault: Sendable, Hashable {
   /// applied; swift-corelibs-foundation reports that as `URLError(.badServerResponse)`
   /// or `URLError(.unknown)`, Apple's URLSession as `.networkConnectionLost`.
   case answerLost
+  /// Applies the request and answers with its real status and headers, but only
+  /// the first half of its body, as a whole answer: its `Content-Length` says the
+  /// short length, as a proxy or a server that cut the body would send it. The
+  /// client gets a 2xx it can't read, for a write the catalog applied.
+  ///
+  /// Unlike `truncatedBody`, the answer looks complete on a socket too.
+  case answerCut
+  /// Applies the request and answers with its real status, but with a plain-text
+  /// body (`Done`) instead of the JSON, as a server whose framework replaced the
+  /// body would: a 2xx the client can't read, for a write the catalog applied.
+  case answerNotJSON
   /// Fails with `URLError(.timedOut)`.
   ///
   /// On a socket the server never answers, so the client's own timeout fires.

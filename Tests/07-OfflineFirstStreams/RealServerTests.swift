@@ -262,6 +262,163 @@ struct RealServerTests {
       ))
   }
 
+  /// The two ways a 2xx for a write the catalog applied can't be read.
+  static let unreadable: [(String, Fault)] = [("cut short", .answerCut), ("not JSON", .answerNotJSON)]
+
+  /// The catalog applies the add, but its 2xx can't be read, on every attempt of
+  /// the sync; a refresh then brings the catalog's copy before the next sync.
+  @Test(arguments: unreadable.indices)
+  func anAddWhoseAnswerCannotBeReadEndsAsOneProductUnderTheCatalogsID(index: Int) async throws {
+    let (problem, fault) = Self.unreadable[index]
+    let harness = try Harness(products: Self.small)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil,
+      await attempt(4, "an add", for: 5, { try await harness.repository.add(draft()) }) != nil
+    else { return }
+    harness.api.inject(fault, on: .add, times: 3)
+    let stopped = await Result { try await harness.engine.syncNow() }
+    guard guide.unfinishedTask(in: stopped) == nil else {
+      Issue.record(guide.task(5, "expected a sync of the add", blaming: stopped))
+      return
+    }
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    let meanwhile = try await kettles(harness)
+    harness.api.clearFaults()
+    guard await attempt(5, "a sync after the answers can be read", { try await harness.engine.syncNow() }) != nil
+    else { return }
+    let after = try await kettles(harness)
+    let outbox = try await harness.store.outbox()
+    let expected = harness.api.catalogID(title: "Kettle")
+    let added = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    #expect(
+      meanwhile.count == 1 && after.count == 1 && after.first == expected && outbox.isEmpty && added == 1,
+      guide.task(
+        5,
+        "expected an add whose 2xx was \(problem) to stay in the outbox, first in line, and be sent again with its key (the catalog applied it: its kept answer names the id), so one kettle is shown meanwhile and after the sync one kettle under the catalog's id \(expected.map(String.init) ?? "none"), one in the catalog; got ids \(meanwhile) after the refresh, \(after) after the sync (the first sync gave \(stopped)), outbox \(outbox.map(\.state)), \(added) in the catalog"
+      ))
+    guard let id = after.first, id > 0 else { return }
+    var edited = try #require(try await harness.store.product(id: id))
+    edited.stock = 42
+    guard await attempt(4, "an update of the kettle", for: 5, { try await harness.repository.update(edited) }) != nil,
+      await attempt(5, "a sync of the update", { try await harness.engine.syncNow() }) != nil
+    else { return }
+    let stock = harness.api.products.first { $0["id"]?.numberValue == Double(id) }?["stock"]?.numberValue
+    let conflicts = await harness.engine.conflicts
+    #expect(
+      stock == 42 && conflicts.isEmpty,
+      guide.task(
+        5,
+        "expected a later edit of the kettle to reach the catalog's product \(id), got stock \(stock.map { "\($0)" } ?? "none") there, conflicts \(conflicts)"
+      ))
+  }
+
+  /// Two adds with one title; the first one's answer can't be read, and a page
+  /// brings its copy before the next sync. Each add is its own product.
+  @Test func twoAddsWithOneTitleEndAsTwoProductsWhenAnAnswerCannotBeRead() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(4, "an add", for: 5, { try await harness.repository.add(draft(stock: 1)) }) != nil,
+      await attempt(4, "a second add", for: 5, { try await harness.repository.add(draft(stock: 2)) }) != nil
+    else { return }
+    harness.api.inject(.answerCut, on: .add, times: 3)
+    harness.api.inject(.offline, on: .add)
+    let stopped = await Result { try await harness.engine.syncNow() }
+    guard guide.unfinishedTask(in: stopped) == nil else {
+      Issue.record(guide.task(5, "expected a sync of the adds", blaming: stopped))
+      return
+    }
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    let meanwhile = try await kettles(harness)
+    harness.api.clearFaults()
+    guard await attempt(5, "a sync once the catalog answers", { try await harness.engine.syncNow() }) != nil else {
+      return
+    }
+    let device = try await harness.store.products().filter { $0.title == "Kettle" }
+    let catalog = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }
+    let catalogStocks = Dictionary(
+      uniqueKeysWithValues: catalog.compactMap { record in
+        record["id"]?.numberValue.map { (Int($0), record["stock"]?.numberValue.map { Int($0) } ?? -1) }
+      })
+    let outbox = try await harness.store.outbox()
+    #expect(
+      meanwhile.count == 2 && device.count == 2 && catalog.count == 2 && outbox.isEmpty
+        && device.allSatisfy { catalogStocks[$0.id] == $0.stock },
+      guide.task(
+        5,
+        "expected two kettles (stock 1 and stock 2) meanwhile and after the sync, each under the id the catalog gave that add, with an empty outbox; got ids \(meanwhile) after the refresh, \(device.map { "\($0.id): stock \($0.stock)" }) on the device and \(catalogStocks) in the catalog, outbox \(outbox.map(\.state))"
+      ))
+  }
+
+  /// The catalog applies an edit, but its 2xx can't be read: the device must
+  /// learn the version the catalog stamped, or its next edit meets a 412.
+  @Test(arguments: unreadable.indices)
+  func anUpdateWhoseAnswerCannotBeReadTakesTheCatalogsVersion(index: Int) async throws {
+    let (problem, fault) = Self.unreadable[index]
+    let harness = try Harness(products: Self.small, conflictPolicy: .serverWins)
+    guard await attempt(2, "a refresh", for: 5, { try await harness.repository.refresh() }) != nil else { return }
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 5, { try await harness.repository.update(edited) }) != nil else { return }
+    harness.api.inject(fault, on: .update, times: 1)
+    _ = await Result { try await harness.engine.syncNow() }
+    guard await attempt(5, "a sync once the answers can be read", { try await harness.engine.syncNow() }) != nil
+    else { return }
+    edited.stock = 42
+    guard await attempt(4, "a second update", for: 5, { try await harness.repository.update(edited) }) != nil,
+      await attempt(5, "a sync of the second update", { try await harness.engine.syncNow() }) != nil
+    else { return }
+    let server = harness.api.products.first { $0["id"] == .number(1) }
+    let conflicts = await harness.engine.conflicts
+    let local = try await harness.store.product(id: 1)
+    #expect(
+      server?["stock"]?.numberValue == 42 && server?["title"]?.stringValue == "Mine" && conflicts.isEmpty
+        && local?.version == server?["meta"]?["updatedAt"]?.stringValue,
+      guide.task(
+        5,
+        "expected an update whose 2xx was \(problem) to be sent again with its key, whose kept answer gives the version the next edit starts from, so that edit reaches the catalog without a conflict; got \(server?["title"]?.stringValue ?? "none"), stock \(server?["stock"]?.numberValue.map { "\($0)" } ?? "none") there, conflicts \(conflicts), version \(local?.version ?? "none") here"
+      ))
+  }
+
+  /// The catalog's ids are above 0; the device numbers its own adds below 0.
+  @Test(arguments: [0, -1])
+  func aCatalogProductWithAnIDAtOrBelowZeroIsRefusedAsInvalidData(id: Int) async throws {
+    guard case .object(var fields) = ProductFixtures.records[3] else { return }
+    fields["id"] = .number(Double(id))
+    let harness = try Harness(products: Self.small + [.object(fields)])
+    let outcome = await Result { try await harness.repository.refresh() }
+    guard guide.unfinishedTask(in: outcome) == nil else {
+      Issue.record(guide.task(2, "expected a refresh", blaming: outcome))
+      return
+    }
+    let stored = try await harness.store.products().map(\.id)
+    let text: String? =
+      if case .invalidData(let text)? = outcome.failure as? CatalogError { text } else { nil }
+    #expect(
+      text.map { $0.contains("product \(id)") && $0.contains("id") } == true && stored.isEmpty,
+      guide.task(
+        2,
+        "expected a page holding a product with id \(id) refused with CatalogError.invalidData naming the product and its id (ids at or below 0 are the device's temporary ones), and nothing of it stored; got \(outcome), stored ids \(stored)"
+      ))
+  }
+
+  /// An add the catalog answers with an id at or below 0: a later add's temporary id must not overwrite it.
+  @Test func anAddTheCatalogNumbersAtOrBelowZeroIsSetAsideNotStoredUnderThatID() async throws {
+    let harness = try Harness(products: Self.small)
+    guard await attempt(4, "an add", for: 5, { try await harness.repository.add(draft()) }) != nil else { return }
+    harness.api.inject(.body(#"{"id": -2}"#), on: .add, times: 1)
+    guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil,
+      await attempt(4, "a second add", for: 5, { try await harness.repository.add(draft(title: "Teapot")) }) != nil
+    else { return }
+    let device = try await harness.store.products().map { "\($0.id) \($0.title)" }.sorted()
+    let outbox = try await harness.store.outbox()
+    let setAside = outbox.first { $0.kind == .add && $0.state != .pending }
+    #expect(
+      device.count == 2 && device.contains { $0.hasSuffix("Kettle") } && device.contains { $0.hasSuffix("Teapot") }
+        && setAside != nil,
+      guide.task(
+        5,
+        "expected an add answered with id -2 (not a catalog id) set aside as invalid data, the kettle kept under its temporary id and the next add (Teapot) beside it; got \(device), outbox \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
+      ))
+  }
+
   /// Two edits of product 1 wait; the catalog changed it since.
   @Test(arguments: [ConflictPolicy.serverWins, .clientWins])
   func aConflictWithALaterEditWaitingEndsWithDeviceAndCatalogAlike(policy: ConflictPolicy) async throws {

@@ -16,6 +16,8 @@ struct ControlCommandTests {
     ("cut", .inject(.truncatedBody, times: nil)),
     ("html 2", .inject(.nonJSONBody, times: 2)),
     ("lose 2", .inject(.answerLost, times: 2)),
+    ("clip 1", .inject(.answerCut, times: 1)),
+    ("plain", .inject(.answerNotJSON, times: nil)),
     ("habits kind", .habits(.kind)),
     ("habits REAL", .habits(.real)),
     ("CLEAR", .clear),
@@ -36,7 +38,7 @@ struct ControlCommandTests {
   @Test func everyCommandIsInTheHelp() {
     for word in [
       "latency", "fail-rate", "offline", "online", "status", "rate-limit", "stall", "cut", "html", "lose", "habits",
-      "clear",
+      "clear", "clip", "plain",
     ] {
       #expect(ControlCommand.summary.contains(word), "help mentions \(word)")
     }

@@ -189,6 +189,33 @@ struct FakeCatalogAPITests {
     #expect(api.products.count == 4, "the write was applied before the connection dropped")
   }
 
+  /// An unreadable 2xx for a write the catalog applied: the body cut short, or not JSON.
+  @Test(arguments: [
+    (Fault.answerCut, "POST", "products/add"), (.answerNotJSON, "POST", "products/add"),
+    (.answerCut, "PUT", "products/1"), (.answerNotJSON, "PUT", "products/1"),
+    (.answerCut, "DELETE", "products/1"), (.answerNotJSON, "DELETE", "products/1"),
+  ])
+  func anUnreadableAnswerWasAppliedAndItsKeyReplaysTheWholeAnswer(fault: Fault, method: String, path: String)
+    async throws
+  {
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    api.inject(fault, times: 1)
+    let key = ["Idempotency-Key": "k-\(method)"]
+    let body = method == "DELETE" ? nil : #"{"title": "A"}"#
+    let (cut, first) = try await exchange(api, method, path, body: body, headers: key)
+    #expect(first.statusCode / 100 == 2, "a 2xx, got \(first.statusCode)")
+    #expect(cut == nil, "a body that is not JSON, got \(cut.map(String.init(describing:)) ?? "none")")
+    let count = method == "POST" ? 4 : method == "DELETE" ? 2 : 3
+    #expect(api.products.count == count, "the write was applied before its answer left")
+    let (whole, replay) = try await exchange(api, method, path, body: body, headers: key)
+    #expect(
+      whole != nil && replay.statusCode == first.statusCode
+        && replay.value(forHTTPHeaderField: "Idempotent-Replayed") == "true",
+      "the same key again gets the kept answer, whole, got \(replay.statusCode), \(whole.map(String.init(describing:)) ?? "no JSON")"
+    )
+    #expect(api.products.count == count, "the replay applied nothing")
+  }
+
   @Test func recordsMethodURLHeadersAndBody() async throws {
     let api = FakeCatalogAPI()
     var request = URLRequest(url: api.baseURL.appendingPathComponent("products/add"))

@@ -102,6 +102,19 @@ enum LatestSolution {
       return try await store.pendingCount()
     }
 
+    /// Adds a product on the device; returns its temporary id.
+    func add(title: String) async throws -> Int {
+      let product = Product(
+        id: 0, title: title, description: "Added over a socket", category: "kitchen-accessories", price: 3,
+        discountPercentage: 0, rating: 0, stock: 1, brand: nil, thumbnail: nil, updatedAt: LatestSolution.now())
+      return try await repository.add(product)?.id ?? 0
+    }
+
+    /// The ids of the device's products titled `title`.
+    func ids(title: String) async throws -> [Int] {
+      try await store.products().filter { $0.title == title }.map(\.id)
+    }
+
     /// A product's title as the screen shows it, from the store.
     func title(id: Int) async throws -> String? {
       try await store.products().first { $0.id == id }?.title

@@ -62,4 +62,35 @@ struct OutboxOverSocketTests {
         "the server saw key \(write.key) with the accepted write, and applies it once")
     }
   }
+
+  /// `clip` and `plain`: the server applies the add and answers 2xx, whole by
+  /// HTTP's measure, with a body that can't be read. The engine sends the add
+  /// again with its key, and the server's kept answer names the product.
+  @Test(arguments: ["clip 1", "plain 1"])
+  func anAddWhoseAnswerCannotBeReadEndsUnderTheServersIDOnce(command: String) async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    try await CatalogServer.withRunning { server in
+      let clock = TestClock()
+      let app = try LatestSolution.OfflineApp(server.baseURL, session, clock: clock, key: "add-1")
+      let temporary = try await app.add(title: "Socket kettle")
+      #expect(temporary < 0, "an add waits under a temporary id, got \(temporary)")
+      _ = server.perform(try ControlCommand.parse(command))
+      let sync = Task { try await app.sync() }
+      let waiting = await clock.waitForSleepers(count: 1, whileRunning: sync)
+      #expect(waiting, "after the unreadable answer the engine should wait on its clock before asking again")
+      clock.advance(by: .seconds(5))
+      try await sync.value
+      let served = server.responder.products.filter { $0["title"]?.stringValue == "Socket kettle" }
+        .compactMap { $0["id"]?.numberValue.map { Int($0) } }
+      let device = try await app.ids(title: "Socket kettle")
+      #expect(served.count == 1, "the server applied the add once, got ids \(served)")
+      #expect(device == served, "the device holds the add under the server's id \(served), got \(device)")
+      #expect(app.sentKeys == ["add-1", "add-1"], "the add and its second asking, one key, got \(app.sentKeys)")
+      let left = try await app.pending()
+      #expect(left == 0, "the outbox is empty, got \(left)")
+    }
+  }
 }
