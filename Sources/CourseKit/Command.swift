@@ -135,6 +135,12 @@ public enum Command: Sendable, Equatable {
 
     OPTIONS:
       -h, --help   Show help for the command.
+      --build-system native|swiftbuild
+                   Build and test with this build system instead of the one
+                   your toolchain uses by default (Swift Build from Swift 6.4,
+                   native before); COURSE_BUILD_SYSTEM does the same. The two
+                   keep separate builds under .build: with the default,
+                   `course` and your `swift test` share one.
 
     A suite that runs past \(limit) s counts as hung and is stopped, with every
     process it started. Ctrl-C stops the build or tests `course` started.

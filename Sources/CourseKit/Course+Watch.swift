@@ -30,7 +30,7 @@ extension Course {
         snapshot = now
         run += 1
         do {
-          try build()
+          try build(only: stage)
         } catch let error as CourseError where error != .interrupted {
           clearScreen()
           say(style.red("\(error)"))

@@ -4,27 +4,35 @@ import Foundation
 ///
 /// `swift build` takes seconds to find out that nothing changed; comparing
 /// modification dates takes milliseconds. After each successful build,
-/// `course` stamps `.build/course/build.stamp` with the time the build
-/// started; the build is current while no file or folder under Package.swift,
-/// Sources/, Lessons/, Solutions/ and Tests/ is newer than the stamp (a folder
-/// changes when a file in it is added or removed).
+/// `course` stamps a file under `.build/course` with the time the build
+/// started, one per build system (their trees are apart) and, under Swift
+/// Build, one per test product it built alone; the build is current while no
+/// file or folder under Package.swift, Sources/, Lessons/, Solutions/ and
+/// Tests/ is newer than the stamp (a folder changes when a file in it is added
+/// or removed).
 extension SwiftPackage {
-  /// The stamp, relative to the package root.
-  static let buildStamp = ".build/course/build.stamp"
   /// What the build reads.
   static let sourceRoots = ["Package.swift", "Sources", "Lessons", "Solutions", "Tests"]
 
+  /// The stamp of a build of everything, or of one test product, relative to the package root.
+  func buildStamp(testProduct: String? = nil) -> String {
+    ".build/course/\(buildSystem.kind.rawValue)\(testProduct.map { "-\($0)" } ?? "").build.stamp"
+  }
+
   /// True when the tests have been built since the last change to any source.
-  public var isBuildCurrent: Bool {
-    guard hasBeenBuilt,
-      let stamp = Self.modificationDate(of: workspace.url(Self.buildStamp))
-    else { return false }
+  public var isBuildCurrent: Bool { isBuildCurrent(testProduct: nil) }
+
+  /// True when everything, or else `testProduct`, has been built since the last change to any source.
+  func isBuildCurrent(testProduct: String?) -> Bool {
+    guard hasBeenBuilt else { return false }
+    let stamps = [buildStamp()] + (testProduct.map { [buildStamp(testProduct: $0)] } ?? [])
+    guard let stamp = stamps.compactMap({ Self.modificationDate(of: workspace.url($0)) }).max() else { return false }
     return newestSourceChange().map { $0 < stamp } ?? false
   }
 
-  /// Records a successful build that started at `start`.
-  func recordBuild(startedAt start: Date) {
-    let url = workspace.url(Self.buildStamp)
+  /// Records a successful build, of everything or of `testProduct`, that started at `start`.
+  func recordBuild(startedAt start: Date, testProduct: String? = nil) {
+    let url = workspace.url(buildStamp(testProduct: testProduct))
     try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     guard (try? Data().write(to: url)) != nil else { return }
     try? FileManager.default.setAttributes([.modificationDate: start], ofItemAtPath: url.path)
