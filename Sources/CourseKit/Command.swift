@@ -22,6 +22,8 @@ public enum Command: Sendable, Equatable {
   case serve(ServeOptions)
   /// `course demo [--base-url URL]`: the finished app, narrated, against an embedded `course serve`.
   case demo(DemoOptions)
+  /// `course propagate FILE [--dry-run]`: an edit to a stage's file, copied into its later copies.
+  case propagate(file: String, dryRun: Bool)
 
   /// What one command accepts, declared once: its optional positional
   /// arguments, in order, and its flags; `make` turns what was given into the command.
@@ -45,6 +47,13 @@ public enum Command: Sendable, Equatable {
     },
     Syntax(name: "watch", arguments: ["NN"]) { arguments, _ in .watch(stage: try stage(arguments.first)) },
     Syntax(name: "verify") { _, _ in .verify },
+    Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
+      guard let file = arguments.first else {
+        throw CourseError.usage(
+          "Name the file you edited: `swift run course propagate Solutions/02-DataSources/ProductDTO.swift`.")
+      }
+      return .propagate(file: file, dryRun: flags.contains("--dry-run"))
+    },
   ]
 
   /// Parses the arguments after the program name.
@@ -79,8 +88,9 @@ public enum Command: Sendable, Equatable {
       throw CourseError.usage(
         "Too many arguments for `course \(name)`: \(positional.joined(separator: " ")).")
     }
-    let command = try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
-    return wantsHelp ? .help(topic: name) : command
+    // Help needs no arguments, even from a command that requires one (`propagate --help`).
+    if wantsHelp { return .help(topic: name) }
+    return try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
   }
 
   /// Reads a stage number, `4` or `04`.
@@ -128,6 +138,8 @@ public enum Command: Sendable, Equatable {
                app or the simulator, and break its network live.
       demo     [--base-url URL] Run the finished app in the terminal against
                its own `serve`: load, go offline, edit, sync, narrated.
+      propagate FILE [--dry-run] For course authors: copy an edit to a
+               stage's file into every later stage that repeats it.
       help     Show this text, or `course help <command>` for one command.
 
     NN is a stage number (4 or 04); without it, a command takes the first
@@ -197,8 +209,31 @@ public enum Command: Sendable, Equatable {
         `## Task N: Title` section with the same title and at least 2
         `### Hint N` sections in Docs/hints/NN-Name.md, and the doc itself
         shows no `<details><summary>Hint` blocks
-    Prints one block per stage and exits 1 when any stage breaks the contract.
+    and, once for the course, that every relative link in README.md, Docs/
+    and Faults/ names a file of the package, and its `#anchor` a heading there.
+    Prints one block per stage, then the links, and exits 1 when any stage
+    breaks the contract or any link does not resolve.
     Instructors and CI run this; learners rarely need it.
+    """,
+    "propagate": """
+    USAGE: swift run course propagate FILE [--dry-run]
+
+    For course authors, after an edit to a file of Solutions/NN-Name (or to a
+    lesson file that is not the learner's): copies it into every later
+    Lessons/MM-Name and Solutions/MM-Name that repeats it, by the rule
+    `course verify` checks. Lessons/MM-Name/X repeats Solutions/(MM-1)/X unless
+    Docs/MM-Name.md lists X under `## Your files`; Solutions/MM-Name/X repeats
+    Lessons/MM-Name/X when the two were the same. An edit to a lesson's file
+    goes first into the previous solution's, which that file repeats.
+    It stops at the first stage with its own version (the doc lists the file,
+    the solution changed it, or the stage is a capstone) and prints the edit
+    to merge there by hand, as a diff; that stage's files are never written.
+    It also names faults in Faults/MM-Name.md whose quoted text the new file
+    no longer holds. Nothing outside Lessons/ and Solutions/ is written.
+    FILE is relative to the package root (or the current folder).
+    --dry-run prints the same and writes nothing.
+    Exits 0 when every copy has the edit, 1 when something is left to merge
+    or fix by hand. Then run `swift run course verify`.
     """,
     "check": """
     USAGE: swift run course check [NN]

@@ -28,16 +28,27 @@ extension Course {
       }
       if !verdict.keepsContract { broken.append(stage) }
     }
+    let links = LinkCheck.checks(in: package.workspace)
+    say(style.bold("Links"))
+    for check in links {
+      say("  " + (check.ok ? style.green("✔") : style.red("✘")) + " " + check.text)
+    }
+    let brokenLinks = links.filter { !$0.ok }.count
     say("")
     if stages.isEmpty {
       say(style.red("No stages found in Lessons/ or Solutions/."))
       return 1
     }
-    if broken.isEmpty {
+    if broken.isEmpty && brokenLinks == 0 {
       say(style.green("All \(stages.count) stage(s) keep the contract."))
       return 0
     }
-    say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
+    if !broken.isEmpty {
+      say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
+    }
+    if brokenLinks > 0 {
+      say(style.red("\(brokenLinks) link(s) in README.md, Docs/ or Faults/ do not resolve; see Links above."))
+    }
     return 1
   }
 

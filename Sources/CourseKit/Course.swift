@@ -92,6 +92,8 @@ public struct Course: Sendable {
         return serve(options)
       case .demo(let options):
         return demo(options)
+      case .propagate(let file, let dryRun):
+        return try propagate(file, dryRun: dryRun)
       }
     } catch CourseError.interrupted {
       progressLine(nil)
