@@ -25,6 +25,15 @@ public enum Command: Sendable, Equatable {
   /// `course propagate FILE [--dry-run]`: an edit to a stage's file, copied into its later copies.
   case propagate(file: String, dryRun: Bool)
 
+  /// `course doctor [--json]`: is this laptop ready for the course?
+  case doctor(json: Bool)
+  /// `course classroom [options]`: the instructor's live view of the room.
+  case classroom(ClassroomOptions)
+  /// `course join URL CODE --name NICKNAME`: send this laptop's progress to a classroom.
+  case join(url: URL, code: String, name: String)
+  /// `course leave`: stop sending it.
+  case leave
+
   /// What one command accepts, declared once: its optional positional
   /// arguments, in order, and its flags; `make` turns what was given into the command.
   struct Syntax: Sendable {
@@ -47,6 +56,15 @@ public enum Command: Sendable, Equatable {
     },
     Syntax(name: "watch", arguments: ["NN"]) { arguments, _ in .watch(stage: try stage(arguments.first)) },
     Syntax(name: "verify") { _, _ in .verify },
+    Syntax(name: "doctor", flags: ["--json"]) { _, flags in .doctor(json: flags.contains("--json")) },
+    Syntax(name: "leave") { _, _ in .leave },
+    Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
+      guard let file = arguments.first else {
+        throw CourseError.usage(
+          "Name the file you edited: `swift run course propagate Solutions/02-DataSources/ProductDTO.swift`.")
+      }
+      return .propagate(file: file, dryRun: flags.contains("--dry-run"))
+    },
     Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
       guard let file = arguments.first else {
         throw CourseError.usage(
@@ -68,6 +86,13 @@ public enum Command: Sendable, Equatable {
     }
     if name == "demo" {
       return wantsHelp ? .help(topic: "demo") : .demo(try DemoOptions.parse(Array(words.dropFirst())))
+    }
+    if name == "classroom" {
+      return wantsHelp
+        ? .help(topic: "classroom") : .classroom(try ClassroomOptions.parse(Array(words.dropFirst())))
+    }
+    if name == "join" {
+      return wantsHelp ? .help(topic: "join") : try parseJoin(Array(words.dropFirst()))
     }
     if name == "help" {
       guard words.count > 1 else { return .help(topic: nil) }
@@ -91,6 +116,33 @@ public enum Command: Sendable, Equatable {
     // Help needs no arguments, even from a command that requires one (`propagate --help`).
     if wantsHelp { return .help(topic: name) }
     return try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
+  }
+
+  /// Reads `URL CODE --name NICKNAME`, in any order of the option.
+  private static func parseJoin(_ arguments: [String]) throws -> Command {
+    var positional: [String] = []
+    var name: String?
+    var remaining = arguments[...]
+    while let word = remaining.popFirst() {
+      if word == "--name" {
+        guard let value = remaining.popFirst() else {
+          throw CourseError.usage("--name needs a value: --name NICKNAME.")
+        }
+        name = value
+      } else if word.hasPrefix("--name=") {
+        name = String(word.dropFirst("--name=".count))
+      } else if word.hasPrefix("-") {
+        throw CourseError.usage("Unknown option \(word) for `course join`.")
+      } else {
+        positional.append(word)
+      }
+    }
+    let usage = "swift run course join http://ADDRESS:PORT CODE --name NICKNAME (the instructor's screen shows them)"
+    guard positional.count == 2, let name else { throw CourseError.usage("Usage: \(usage).") }
+    guard let url = URL(string: positional[0]), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+      throw CourseError.usage("\(positional[0]) is not an address such as http://192.168.1.20:8090.")
+    }
+    return .join(url: url, code: positional[1], name: name)
   }
 
   /// Reads a stage number, `4` or `04`.
@@ -140,6 +192,12 @@ public enum Command: Sendable, Equatable {
                its own `serve`: load, go offline, edit, sync, narrated.
       propagate FILE [--dry-run] For course authors: copy an edit to a
                stage's file into every later stage that repeats it.
+      doctor   [--json] Check this laptop before the day: Swift, SQLite,
+               the clone, disk, ports, and how long the first build takes.
+      join     URL CODE --name NICKNAME Send your progress to the
+               instructor's classroom; `leave` stops it.
+      classroom [--port N] [--address A] For the instructor: a live page of
+               who is on which task and who is stuck.
       help     Show this text, or `course help <command>` for one command.
 
     NN is a stage number (4 or 04); without it, a command takes the first
@@ -164,6 +222,51 @@ public enum Command: Sendable, Equatable {
 
   static let helpTopics: [String: String] = [
     "serve": ServeOptions.help,
+    "classroom": ClassroomOptions.help,
+    "doctor": """
+    USAGE: swift run course doctor [--json]
+
+    Checks that this laptop can run the course, before the first build (it
+    needs no test target built), each check with ✔ or ✘ and the fix in one line:
+      swift         Swift 6.0 or later (`swift --version`)
+      build-system  the build system SwiftPM uses by default, and the one
+                    `course` builds with
+      sqlite        on Linux, SQLite's headers (libsqlite3-dev)
+      xcode         on a Mac, Xcode selected rather than the Command Line Tools
+      git           the folder is a git clone
+      links         every Tests/SolutionLinks/NN-Name is a link to Tests/NN-Name
+                    (a copy made without git may turn them into files)
+      disk          free space for .build (and DerivedData on a Mac)
+      build-folder  .build can be written
+      port          port 8080, the default of `course serve`, is free
+      compile       a one-file compile, timed, and from it an estimate of the
+                    first full build on this laptop
+    Exits 1 when something blocks the course, 0 otherwise (warnings included).
+    Ends with one line to paste to the instructor; --json prints the checks,
+    the result and that line as JSON instead. A learner in a classroom
+    (`course join`) sends the result with each snapshot.
+    """,
+    "join": """
+    USAGE: swift run course join URL CODE --name NICKNAME
+
+    Joins the instructor's classroom (`course classroom` shows URL and CODE).
+    From then on `course`, `course check`, `course hint` and each rerun of
+    `course watch` send the instructor a snapshot: your stage, the tasks
+    passing and failing, the task you are on and for how long, the hints you
+    took, the faults your tests caught, your `course doctor` result. Never
+    your code, file paths, user name or anything about this laptop.
+    Sending waits at most a second and never fails a command; when the
+    classroom cannot be reached, the next command sends the latest.
+    NICKNAME is shown to the instructor: 1 to 24 characters.
+    The membership is kept in .build/course/classroom.json.
+    """,
+    "leave": """
+    USAGE: swift run course leave
+
+    Leaves the classroom `course join` joined: the instructor's page drops
+    your row, and nothing more is sent.
+    """,
+    "demo": DemoOptions.help,
     "demo": DemoOptions.help,
     "status": """
     USAGE: swift run course [status]

@@ -12,6 +12,7 @@ extension Course {
     let testsCatchEveryFault = try checkYourTests(stage) ?? true
     say("")
     say(nextStep(report, testsDone: testsCatchEveryFault))
+    tellClassroom(.check(report, testsDone: testsCatchEveryFault))
     return result.allPassed && testsCatchEveryFault ? 0 : 1
   }
 

@@ -87,6 +87,8 @@ extension Course {
     say(report.lines(style: style).joined(separator: "\n"))
     let testsCatchEveryFault = try checkYourTests(stage) ?? true
     say("")
+    // After the run's result is on screen.
+    defer { tellClassroom(.watch(report, testsDone: testsCatchEveryFault)) }
     if result.allPassed, testsCatchEveryFault {
       say(style.green(style.bold("Well done: stage \(stage.number), \(stage.name), passes every test.")))
       say(nextStep(report))
