@@ -45,7 +45,7 @@ extension Course {
       let again = !check.hasResults(.learner, for: inputs)
       if again {
         check.recordResults(.learner, for: nil)
-        if let errors = try check.build([.learner]) {
+        if let errors = try check.build() {
           progressLine(nil)
           say(style.red("  Your tests do not compile:"))
           for line in errors.prefix(20) { say("    " + line) }
@@ -64,9 +64,6 @@ extension Course {
     }
     for line in FaultCheck.lines(outcomes, stage: stage, style: style) { say("  " + line) }
     let complete = outcomes.allSatisfy(\.isComplete)
-    noteFaultsCaught(
-      stage, caught: outcomes.map(\.caught.count).reduce(0, +),
-      total: outcomes.map { $0.caught.count + $0.missed.count }.reduce(0, +))
     FaultLedger(workspace: package.workspace, stage: stage).record(complete: complete)
     return complete
   }

@@ -92,16 +92,6 @@ public struct Course: Sendable {
         return serve(options)
       case .demo(let options):
         return demo(options)
-      case .propagate(let file, let dryRun):
-        return try propagate(file, dryRun: dryRun)
-      case .doctor(let json):
-        return try doctor(json: json)
-      case .classroom(let options):
-        return classroom(options)
-      case .join(let url, let code, let name):
-        return join(url: url, code: code, name: name)
-      case .leave:
-        return leave()
       }
     } catch CourseError.interrupted {
       progressLine(nil)
@@ -121,11 +111,11 @@ public struct Course: Sendable {
   ///   - always: Build even when nothing changed, as `verify` does.
   ///   - stage: The one stage whose lesson suite will run. Under Swift Build,
   ///     which makes a test product of each test target, only that product and
-  ///     what it needs are built: the rest of the course is neither compiled
-  ///     nor linked after an edit to the lesson.
+  ///     what it needs are built once its test runner exists: the rest of the
+  ///     course is neither compiled nor linked after an edit to the lesson.
   func build(always: Bool = false, only stage: Stage? = nil) throws {
-    let product = package.buildSystem.buildsTestTargetsApart ? stage.map { "\($0.lessonModule)Tests" } : nil
-    if !always, package.isBuildCurrent(testProduct: product) { return }
+    let product = stage.map { "\($0.lessonModule)Tests" }.flatMap { package.canBuildAlone($0) ? $0 : nil }
+    if !always, package.isBuildCurrent(testProduct: product, forLessonSuite: stage != nil) { return }
     let started = Date()
     if !package.hasBeenBuilt {
       say(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Checks the tests of a stage's "Write the test" tasks: against the reference
 /// solution they must pass, and against each named fault of `Faults/NN-Name.md`
@@ -146,14 +147,14 @@ struct FaultCheck {
 
   /// Builds the scratch package; the compiler's error lines, with paths put back to the course's files, on failure.
   ///
-  /// - Parameter roles: Whose tests will run. Under Swift Build only their test
-  ///   products are built; the native build system links both into one binary.
+  /// Both test targets, always: under Swift Build on Linux only a build of the
+  /// tests makes their `…-test-runner` executables (`swift build --product
+  /// YourTests` makes the tests' library alone), and the scratch package is small.
   /// - Throws: `CourseError.interrupted` when the user stopped `course`.
-  func build(_ roles: [Role] = [.learner, .reference]) throws -> [String]? {
-    let products = buildSystem.buildsTestTargetsApart && roles.count == 1 ? ["--product", roles[0].rawValue] : []
+  func build() throws -> [String]? {
     let result = try runner.run(
-      ["swift", "build"] + buildSystem.options + (products.isEmpty ? ["--build-tests"] : products),
-      in: workspace.url(scratch), timeout: buildTimeout, onLine: { _ in })
+      ["swift", "build"] + buildSystem.options + ["--build-tests"], in: workspace.url(scratch),
+      timeout: buildTimeout, onLine: { _ in })
     guard result.status != 0 || result.timedOut else { return nil }
     var errors = result.output.split(whereSeparator: \.isNewline).map(String.init)
       .filter { $0.contains("error:") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("|") }
@@ -198,8 +199,7 @@ struct FaultCheck {
   /// - Parameter again: `false` judges the streams of the last runs instead (`hasResults`).
   func outcomes(_ role: Role, again: Bool = true) throws -> [TaskOutcome] {
     let reference = try run(role, fault: nil, again: again)
-    var runs: [String: TestEventStream] = [:]
-    for fault in list.faults { runs[fault.id] = try run(role, fault: fault.id, again: again) }
+    let runs = try runFaults(role, again: again)
     return list.tasks.map { task in
       let ids = reference.functions.filter { task.testFiles.contains(reference.file(of: $0.id)) }.map(\.id)
       let failing = ids.filter(reference.failedIDs.contains).map { id in
@@ -220,6 +220,34 @@ struct FaultCheck {
       }
       return TaskOutcome(
         task: task, tests: ids.map(reference.name(of:)), failingOnReference: failing, caught: caught, missed: missed)
+    }
+  }
+
+  /// Runs `role`'s tests once per fault, all at once.
+  ///
+  /// A test that catches a fault by waiting for what never comes waits out
+  /// StageTesting's safety limit (10 s): one after the other, two such faults
+  /// made the capstone's check 20 s longer. The runs share nothing but the
+  /// scratch package's build, and the reference run before them has shown that
+  /// the tests pass in time when nothing is broken.
+  /// - Returns: Each fault's stream, by fault id.
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
+  private func runFaults(_ role: Role, again: Bool) throws -> [String: TestEventStream] {
+    let ids = list.faults.map(\.id)
+    guard again else {
+      return try Dictionary(uniqueKeysWithValues: ids.map { ($0, try run(role, fault: $0, again: false)) })
+    }
+    let results = Mutex<[String: Result<TestEventStream, any Error>]>([:])
+    let group = DispatchGroup()
+    for id in ids {
+      DispatchQueue.global().async(group: group) {
+        let result = Result { try self.run(role, fault: id) }
+        results.withLock { $0[id] = result }
+      }
+    }
+    group.wait()
+    return try results.withLock { results in
+      try Dictionary(uniqueKeysWithValues: ids.map { ($0, try results[$0]!.get()) })
     }
   }
 

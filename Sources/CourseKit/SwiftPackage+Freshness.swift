@@ -23,11 +23,17 @@ extension SwiftPackage {
   public var isBuildCurrent: Bool { isBuildCurrent(testProduct: nil) }
 
   /// True when everything, or else `testProduct`, has been built since the last change to any source.
-  func isBuildCurrent(testProduct: String?) -> Bool {
+  ///
+  /// - Parameter forLessonSuite: Judge only what a stage's lesson suite is
+  ///   built from: the learner's own tests (`YourTests` folders) are compiled
+  ///   into their own test targets, which no lesson suite needs, and the fault
+  ///   check builds them apart. So an edit to them alone leaves `course check`
+  ///   nothing to build in the course.
+  func isBuildCurrent(testProduct: String?, forLessonSuite: Bool = false) -> Bool {
     guard hasBeenBuilt else { return false }
     let stamps = [buildStamp()] + (testProduct.map { [buildStamp(testProduct: $0)] } ?? [])
     guard let stamp = stamps.compactMap({ Self.modificationDate(of: workspace.url($0)) }).max() else { return false }
-    return newestSourceChange().map { $0 < stamp } ?? false
+    return newestSourceChange(skippingYourTests: forLessonSuite).map { $0 < stamp } ?? false
   }
 
   /// Records a successful build, of everything or of `testProduct`, that started at `start`.
@@ -38,8 +44,8 @@ extension SwiftPackage {
     try? FileManager.default.setAttributes([.modificationDate: start], ofItemAtPath: url.path)
   }
 
-  /// The latest modification date of any source file or folder.
-  func newestSourceChange() -> Date? {
+  /// The latest modification date of any source file or folder, or of those outside `YourTests` folders.
+  func newestSourceChange(skippingYourTests: Bool = false) -> Date? {
     var newest: Date?
     func see(_ url: URL) {
       guard let date = Self.modificationDate(of: url) else { return }
@@ -52,7 +58,13 @@ extension SwiftPackage {
         let files = FileManager.default.enumerator(
           at: url, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])
       else { continue }
-      for case let file as URL in files { see(file) }
+      for case let file as URL in files {
+        if skippingYourTests, file.lastPathComponent == FaultCheck.testsFolder {
+          files.skipDescendants()
+          continue
+        }
+        see(file)
+      }
     }
     return newest
   }

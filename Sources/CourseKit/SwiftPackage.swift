@@ -40,9 +40,20 @@ public struct SwiftPackage: Sendable {
 
   /// The command that builds one test product and what it needs, such as `Lesson01Tests`.
   ///
-  /// Only Swift Build makes a product of each test target (`buildsTestTargetsApart`).
+  /// Only Swift Build makes a product of each test target (`canBuildAlone`).
   public func buildCommand(testProduct: String) -> [String] {
     ["swift", "build"] + buildSystem.options + ["--product", testProduct]
+  }
+
+  /// Whether `testProduct` can be built by itself and then run by its own runner.
+  ///
+  /// Under Swift Build on Linux, `swift build --product NameTests` relinks
+  /// `NameTests.so`, and the `NameTests-test-runner` beside it loads it when it
+  /// starts; but only a build of every test target (`--build-tests`) makes that
+  /// runner. So the first build is a whole one, and on macOS, where the tests
+  /// are bundles that `swift test` starts, every build is.
+  public func canBuildAlone(_ testProduct: String) -> Bool {
+    buildSystem.buildsTestTargetsApart && buildSystem.testRunner(of: testProduct, in: workspace.root) != nil
   }
 
   /// The command that runs one test module on the built package, writing its event stream to `events`.

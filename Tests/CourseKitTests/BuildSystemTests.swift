@@ -37,7 +37,7 @@ struct BuildSystemTests {
 
   @Test func underSwiftBuildCheckBuildsTheStagesTestProductAlone() throws {
     let folder = try TemporaryWorkspace()
-    try folder.write(".build/out/Products/Debug-linux/Lesson01Tests-test-runner", "")
+    try folder.runnable(".build/out/Products/Debug-linux/Lesson01Tests-test-runner")
     let first = folder.run(.check(stage: "01"), buildSystem: Self.swiftBuild)
     #expect(
       first.runner.recorded.first == ["swift", "build", "--product", "Lesson01Tests"],
@@ -48,6 +48,15 @@ struct BuildSystemTests {
     #expect(
       status.runner.recorded.first == ["swift", "build", "--build-tests"],
       "a build of one stage's product is not a build of every stage's: \(status.runner.recorded)")
+  }
+
+  @Test func withoutTheStagesTestRunnerCheckBuildsEverything() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write(".build/out/Products/Debug-linux/CourseKitTests-test-runner", "")
+    let (_, _, runner) = folder.run(.check(stage: "01"), buildSystem: Self.swiftBuild)
+    #expect(
+      runner.recorded.first == ["swift", "build", "--build-tests"],
+      "only a build of every test target makes the runners: \(runner.recorded)")
   }
 
   @Test func theNativeBuildSystemBuildsEverythingForOneStage() throws {
@@ -70,9 +79,7 @@ struct BuildSystemTests {
 
   @Test func theStagesTestRunnerRunsItsSuiteWithoutSwiftTest() throws {
     let folder = try TemporaryWorkspace()
-    let runner = folder.workspace.url(".build/out/Products/Debug-linux/Lesson01Tests-test-runner")
-    try folder.write(".build/out/Products/Debug-linux/Lesson01Tests-test-runner", "#!/bin/sh\n")
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runner.path)
+    let runner = try folder.runnable(".build/out/Products/Debug-linux/Lesson01Tests-test-runner")
     let (status, output, recorded) = folder.run(.check(stage: "01"), buildSystem: Self.swiftBuild)
     #expect(status == 1, "one test fails: \(output)")
     #expect(output.contains("2 passed, 1 failed"), "\(output)")
@@ -210,5 +217,16 @@ struct BuildSystemTests {
     _ = try BuildSystem.toolchainDefault(
       runner: runner, workspace: folder.workspace, environment: environment.merging(["TOOLCHAINS": "other"]) { $1 })
     #expect(runner.recorded.count == 2, "another toolchain is asked again")
+  }
+}
+
+extension TemporaryWorkspace {
+  /// Writes an executable file, as a build leaves a test runner.
+  @discardableResult
+  func runnable(_ relativePath: String) throws -> URL {
+    try write(relativePath, "#!/bin/sh\n")
+    let url = workspace.url(relativePath)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    return url
   }
 }

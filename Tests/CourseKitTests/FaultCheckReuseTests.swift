@@ -34,5 +34,10 @@ struct FaultCheckReuseTests {
     #expect(
       third.runner.recorded.filter { FaultCheckTests.fault($0) != nil }.count == 5,
       "an edit to the learner's tests runs the check again: \(third.runner.recorded)")
+    #expect(
+      third.runner.recorded.filter { $0 == Self.build }.count == 1,
+      "the scratch package's build alone: no lesson suite is built from YourTests: \(third.runner.recorded)")
+    let status = folder.run(.status, answers: answers)
+    #expect(status.runner.recorded.first == Self.build, "a build of everything compiles the learner's tests too")
   }
 }
