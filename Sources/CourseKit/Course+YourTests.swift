@@ -64,6 +64,9 @@ extension Course {
     }
     for line in FaultCheck.lines(outcomes, stage: stage, style: style) { say("  " + line) }
     let complete = outcomes.allSatisfy(\.isComplete)
+    noteFaultsCaught(
+      stage, caught: outcomes.map(\.caught.count).reduce(0, +),
+      total: outcomes.map { $0.caught.count + $0.missed.count }.reduce(0, +))
     FaultLedger(workspace: package.workspace, stage: stage).record(complete: complete)
     return complete
   }

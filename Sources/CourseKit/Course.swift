@@ -92,6 +92,16 @@ public struct Course: Sendable {
         return serve(options)
       case .demo(let options):
         return demo(options)
+      case .propagate(let file, let dryRun):
+        return try propagate(file, dryRun: dryRun)
+      case .doctor(let json):
+        return try doctor(json: json)
+      case .classroom(let options):
+        return classroom(options)
+      case .join(let url, let code, let name):
+        return join(url: url, code: code, name: name)
+      case .leave:
+        return leave()
       }
     } catch CourseError.interrupted {
       progressLine(nil)
