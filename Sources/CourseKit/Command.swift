@@ -6,6 +6,8 @@ public enum Command: Sendable, Equatable {
   case status
   /// `course verify`: check the stage contract for every stage.
   case verify
+  /// `course verify NN`: check it for one stage.
+  case verifyStage(stage: String)
   /// `course check [NN]`: one stage's failures, grouped by task.
   case check(stage: String?)
   /// `course hint [NN] [TASK]`: the next hint for a task.
@@ -55,7 +57,9 @@ public enum Command: Sendable, Equatable {
       .reset(stage: try stage(arguments.first), force: flags.contains("--force"))
     },
     Syntax(name: "watch", arguments: ["NN"]) { arguments, _ in .watch(stage: try stage(arguments.first)) },
-    Syntax(name: "verify") { _, _ in .verify },
+    Syntax(name: "verify", arguments: ["NN"]) { arguments, _ in
+      try stage(arguments.first).map { .verifyStage(stage: $0) } ?? .verify
+    },
     Syntax(name: "doctor", flags: ["--json"]) { _, flags in .doctor(json: flags.contains("--json")) },
     Syntax(name: "leave") { _, _ in .leave },
     Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
@@ -288,9 +292,10 @@ public enum Command: Sendable, Equatable {
     Exits 0 unless the package does not build, 130 when interrupted.
     """,
     "verify": """
-    USAGE: swift run course verify
+    USAGE: swift run course verify [NN]
 
-    Checks the stage contract for every stage in Lessons/ and Solutions/:
+    Checks the stage contract for every stage in Lessons/ and Solutions/, or
+    with NN for that stage alone (a minute or two instead of every suite):
       - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
       - no lesson file calls fatalError
       - Lessons/NN-Name starts from the previous stage's solution: each of its

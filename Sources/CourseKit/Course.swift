@@ -78,6 +78,8 @@ public struct Course: Sendable {
         return try status()
       case .verify:
         return try verify()
+      case .verifyStage(let stage):
+        return try verify(only: stage)
       case .check(let stage):
         return try check(stage)
       case .hint(let stage, let task):
