@@ -84,14 +84,17 @@ let package = Package(
     .target(
       name: "CourseDemo",
       dependencies: ["Solution07", "CatalogServer", "FakeCatalog", "CourseFixtures", "CourseSQLite"]),
+    // `course classroom`: the instructor's live view, on CatalogServer's sockets, kept in SQLite.
+    .target(name: "Classroom", dependencies: ["CatalogServer", "FakeCatalog", "CourseSQLite"]),
     // CourseClock gives `course` the tests' safety limit, which its suite time limit leaves room for.
-    .target(name: "CourseKit", dependencies: ["CatalogServer", "CourseDemo", "CourseClock"]),
+    .target(name: "CourseKit", dependencies: ["CatalogServer", "CourseDemo", "Classroom", "CourseClock"]),
     .executableTarget(name: "course", dependencies: ["CourseKit"]),
     .testTarget(name: "CourseFixturesTests", dependencies: ["CourseFixtures"]),
     .testTarget(name: "CourseClockTests", dependencies: ["CourseClock"]),
     .testTarget(name: "FakeCatalogTests", dependencies: testSupport),
     .testTarget(name: "CourseKitTests", dependencies: ["CourseKit", "CourseDemo"]),
     .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer"] + testSupport),
+    .testTarget(name: "ClassroomTests", dependencies: ["Classroom", "CatalogServer", "FakeCatalog"]),
     .testTarget(
       name: "CourseDemoTests", dependencies: ["CourseDemo", "CatalogServer", "FakeCatalog", "CourseFixtures"]),
     .testTarget(name: "CourseSQLiteTests", dependencies: ["CourseSQLite"] + sqliteDependencies),
@@ -179,12 +182,13 @@ if Context.environment["COURSE_BENCHMARKS"] == "1" {
   package.targets.append(
     .executableTarget(
       name: "benchmarks",
-      dependencies: timed.map { .target(name: $0) } + ["CourseFixtures", "CourseSQLite"],
+      // The classroom benchmark drives `course classroom` through CatalogServer's own loopback socket.
+      dependencies: timed.map { .target(name: $0) } + ["CourseFixtures", "CourseSQLite", "Classroom", "CatalogServer"],
       path: "Sources/Benchmarks")
   )
   // The benchmarks reach internal types with `@testable import`, which a release
   // build allows only from modules compiled for testing.
-  for target in package.targets where timed.contains(target.name) {
+  for target in package.targets where (timed + ["CatalogServer"]).contains(target.name) {
     target.swiftSettings =
       (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
   }

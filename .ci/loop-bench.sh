@@ -1,23 +1,52 @@
 #!/usr/bin/env bash
-# loop-bench.sh [STAGE] [RUNS]: how long a learner waits after an edit.
+# loop-bench.sh: how long a learner waits after a one-line edit to a lesson.
 #
-#   bash .ci/loop-bench.sh [STAGE] [RUNS]     (default: 01, 7 runs; README, Benchmarks)
+#   bash .ci/loop-bench.sh [--build-system native|swiftbuild|both] [--measure LIST] [STAGE] [RUNS]
 #
-# Measures, side by side and alternating, the edit -> `swift test --filter LessonNN`
-# loop of this workspace and the same loop in a one-module package (the floor
-# that SwiftPM itself sets). Each run changes a string literal inside a function
-# body of the lesson, so the module really recompiles. Run it after one full
-# build; it restores the lesson file when it ends.
-# Prints each run, then the medians and their ratio. Goal: median <= 1.5 s and
-# ratio <= 2.0 on the 2-core machine.
+#   --build-system  the build system of every command on both sides (default: both,
+#                   side by side in one run); BUILD_SYSTEM=... does the same.
+#   --measure       a comma-separated list of what to time in the workspace (default: test):
+#                     test   `swift test --build-system B --filter LessonNN`
+#                     check  `swift run --build-system B course check NN --build-system B`
+#                     watch  a rerun of `course watch NN --build-system B` (started once;
+#                            each run is timed from the edit to the end of the rerun's
+#                            output; watch looks for changes every half second)
+#   STAGE RUNS      default 01 and 7.
+#
+# Each measured command is paired with the same loop in a one-module package
+# (the floor that SwiftPM itself sets, `swift test --build-system B` there),
+# alternating. Each run first changes a string literal inside a function body of
+# the lesson, so the module really recompiles. Run it from anywhere after one
+# full build; it builds what it needs under each build system first, and
+# restores the lesson file when it ends.
+# Prints each run, then per build system and command the median, the floor's
+# median and their ratio. Targets (issue 29): under Swift Build, `course check`
+# and a `course watch` rerun within 2.0x its floor; the native loop is reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+systems=${BUILD_SYSTEM:-both}; measure=test
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --build-system) systems=$2; shift 2 ;;
+  --build-system=*) systems=${1#*=}; shift ;;
+  --measure) measure=$2; shift 2 ;;
+  --measure=*) measure=${1#*=}; shift ;;
+  *) break ;;
+  esac
+done
+[ "$systems" = both ] && systems="native swiftbuild"
 stage=${1:-01}; runs=${2:-7}
 root=$(pwd)
 lesson=$(ls -d "$root"/Lessons/"$stage"-* | head -1)
 file=$(grep -l 'func ' "$lesson"/*.swift | head -1)
 floor=$(mktemp -d)
-trap 'cp "$floor/lesson.orig" "$file" 2>/dev/null || true; rm -rf "$floor"' EXIT
+watcher=""
+cleanup() {
+  [ -n "$watcher" ] && kill "$watcher" 2>/dev/null && wait "$watcher" 2>/dev/null
+  cp "$floor/lesson.orig" "$file" 2>/dev/null || true
+  rm -rf "$floor"
+}
+trap cleanup EXIT
 cp "$file" "$floor/lesson.orig"
 
 mkdir -p "$floor/pkg/Sources/Floor" "$floor/pkg/Tests/FloorTests"
@@ -41,23 +70,77 @@ import Testing
 @Test func noName() { #expect(greeting() == "One for you, one for me.") }
 @Test func aName() { #expect(greeting(name: "Ada") == "One for Ada, one for me.") }
 SWIFT
-(cd "$floor/pkg" && swift build --build-tests >/dev/null 2>&1)
 
 # A literal inside the first function body of the lesson file.
 awk 'BEGIN{done=0} {print} /func .*\{ *$/ && !done {print "    _ = \"flip-0\""; done=1}' "$floor/lesson.orig" >"$file"
-swift build --build-tests >/dev/null 2>&1 || { echo "the workspace does not build"; exit 1; }
 
 now() { date +%s%N; }
+ms() { echo $((($2 - $1) / 1000000)); }
 median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-: >"$floor/course.ms"; : >"$floor/floor.ms"
-for i in $(seq 1 "$runs"); do
-  sed -i "s/flip-[0-9]*/flip-$RANDOM$RANDOM/" "$file"
-  t0=$(now); swift test --filter "Lesson$stage" >/dev/null 2>&1 || true; t1=$(now)
-  sed -i "s/flip-[0-9]*/flip-$RANDOM$RANDOM/" "$floor/pkg/Sources/Floor/Floor.swift"
-  t2=$(now); (cd "$floor/pkg" && swift test >/dev/null 2>&1) || true; t3=$(now)
-  c=$(((t1 - t0) / 1000000)); f=$(((t3 - t2) / 1000000))
-  echo "run $i: workspace ${c} ms, one-module package ${f} ms"
-  echo "$c" >>"$floor/course.ms"; echo "$f" >>"$floor/floor.ms"
+flip() { sed -i "s/flip-[0-9]*/flip-$RANDOM$RANDOM/" "$1"; }
+floor_run() { # $1 build system; prints ms
+  flip "$floor/pkg/Sources/Floor/Floor.swift"
+  local t0; t0=$(now)
+  (cd "$floor/pkg" && swift test --build-system "$1" >/dev/null 2>&1) || true
+  ms "$t0" "$(now)"
+}
+record() { echo "$3" >>"$floor/$1.$2.ms"; }
+
+for bs in $systems; do
+  (cd "$floor/pkg" && swift build --build-system "$bs" --build-tests >/dev/null 2>&1)
+  swift build --build-system "$bs" --build-tests >/dev/null 2>&1 || { echo "the workspace does not build ($bs)"; exit 1; }
+  case ",$measure," in *,check,* | *,watch,*)
+    # The first check builds course and, for a stage with test tasks, the fault check's scratch package.
+    swift run --build-system "$bs" course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true ;;
+  esac
 done
-cm=$(median <"$floor/course.ms"); fm=$(median <"$floor/floor.ms")
-awk -v c="$cm" -v f="$fm" -v s="$stage" 'BEGIN{printf "Lesson%s loop: median %.2f s; one-module package: %.2f s; ratio %.2f\n", s, c/1000, f/1000, c/f}'
+
+for i in $(seq 1 "$runs"); do
+  for bs in $systems; do
+    line="run $i, $bs:"
+    case ",$measure," in *,test,*)
+      flip "$file"; t0=$(now)
+      swift test --build-system "$bs" --filter "Lesson$stage" >/dev/null 2>&1 || true
+      c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
+      record "$bs" test "$c"; record "$bs" test-floor "$f"; line="$line test ${c} ms (floor ${f} ms)" ;;
+    esac
+    case ",$measure," in *,check,*)
+      flip "$file"; t0=$(now)
+      swift run --build-system "$bs" course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true
+      c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
+      record "$bs" check "$c"; record "$bs" check-floor "$f"; line="$line; check ${c} ms (floor ${f} ms)" ;;
+    esac
+    echo "$line"
+  done
+done
+
+# A watch cannot share the lesson with another watch, so each build system's runs come one after the other.
+case ",$measure," in *,watch,*)
+  for bs in $systems; do
+    out="$floor/watch.$bs.log"
+    swift build --build-system "$bs" --product course >/dev/null 2>&1
+    bin=$(swift build --build-system "$bs" --show-bin-path)
+    "$bin/course" watch "$stage" --build-system "$bs" >"$out" 2>&1 &
+    watcher=$!
+    ends() { grep -c "^Watching Lessons/" "$out" || true; }
+    until [ "$(ends)" -ge 1 ]; do sleep 0.05; done
+    for i in $(seq 1 "$runs"); do
+      before=$(ends); flip "$file"; t0=$(now)
+      until [ "$(ends)" -gt "$before" ]; do sleep 0.02; done
+      c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
+      record "$bs" watch "$c"; record "$bs" watch-floor "$f"
+      echo "run $i, $bs: watch rerun ${c} ms (floor ${f} ms)"
+    done
+    kill "$watcher"; wait "$watcher" 2>/dev/null || true; watcher=""
+  done ;;
+esac
+
+echo "Lesson$stage after a one-line edit, medians of $runs runs:"
+for bs in $systems; do
+  for what in test check watch; do
+    [ -s "$floor/$bs.$what.ms" ] || continue
+    c=$(median <"$floor/$bs.$what.ms"); f=$(median <"$floor/$bs.$what-floor.ms")
+    awk -v c="$c" -v f="$f" -v b="$bs" -v w="$what" \
+      'BEGIN{printf "  %-10s %-5s %6.2f s; one-module package %5.2f s; ratio %.2f\n", b, w, c/1000, f/1000, c/f}'
+  done
+done

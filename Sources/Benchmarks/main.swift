@@ -6,6 +6,9 @@
 //   COURSE_BENCHMARKS=1 swift run -c release benchmarks kill-sync http://127.0.0.1:8099 200
 //     (with `swift run course serve --port 8099` running): stage 07 killed mid-sync.
 //
+//   COURSE_BENCHMARKS=1 swift run -c release benchmarks classroom "$(swift build --show-bin-path)/course"
+//     `course classroom` with 100 learners for 2 minutes, SIGKILLed halfway (ClassroomBenchmark.swift).
+//
 // Each benchmark is one function that prints its own lines; `benchmarks` below
 // lists them in the order they run. To add one, write the function and list it
 // (and add the solution it times to the target's dependencies in Package.swift).
@@ -42,6 +45,18 @@ case "kill-sync":
   }
   print("Stage 07: the app killed at random points of its sync, \(kills) times, against \(url)")
   try await KillBenchmark.run(baseURL: url, kills: kills)
+  exit(0)
+case "classroom":
+  guard arguments.count >= 2 else {
+    print("usage: benchmarks classroom PATH-TO-COURSE [SECONDS] [LEARNERS] (swift build --product course first)")
+    exit(2)
+  }
+  let seconds = arguments.count > 2 ? Int(arguments[2]) ?? 120 : 120
+  let learners = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
+  print("The classroom: \(learners) learners posting every 2 s for \(seconds) s, SIGKILL halfway (\(arguments[1]))")
+  #if os(macOS) || os(Linux)
+    try ClassroomBenchmark.run(course: arguments[1], learners: learners, seconds: seconds)
+  #endif
   exit(0)
 case "sync-child":
   guard arguments.count >= 3, let url = URL(string: arguments[1]) else { exit(2) }

@@ -17,7 +17,9 @@ import Synchronization
 ///
 /// Every answer comes from a `CatalogResponder`, the same code that answers
 /// `FakeCatalogAPI.session` in process; this type only carries requests and
-/// answers over TCP. One thread accepts connections; each connection gets a
+/// answers over TCP. Another app can ride on the same sockets, parsing and
+/// limits (`Configuration.application`, `course classroom`), and listen on an
+/// address other than 127.0.0.1 (`Configuration.address`). One thread accepts connections; each connection gets a
 /// thread of its own, which serves its requests one after another (keep-alive)
 /// until the client closes it, it stays idle for `idleTimeout`, or a request is
 /// refused. A request must arrive whole, head and body, within `requestTimeout`
@@ -38,8 +40,13 @@ import Synchronization
 public final class CatalogServer: Sendable {
   /// How the server starts.
   public struct Configuration: Sendable {
-    /// The port on 127.0.0.1; 0 picks a free one (read it from `port` after `start()`).
+    /// The port; 0 picks a free one (read it from `port` after `start()`).
     public var port: UInt16
+    /// The IPv4 address it listens on: 127.0.0.1, this machine only, unless told
+    /// otherwise (`0.0.0.0` is every interface, such as a classroom's network).
+    public var address: String
+    /// What answers the requests: the Catalog API unless told otherwise.
+    public var application: Application
     /// How long every answer waits.
     public var latency: Duration
     /// The probability that a request fails with 500, from 0 to 1.
@@ -70,9 +77,12 @@ public final class CatalogServer: Sendable {
       idleTimeout: Duration = .seconds(15), requestTimeout: Duration = .seconds(10),
       stallLimit: Duration = .seconds(120), maxConnections: Int = 512,
       log: @escaping @Sendable (RequestLogEntry) -> Void = { _ in },
-      notice: @escaping @Sendable (String) -> Void = { _ in }
+      notice: @escaping @Sendable (String) -> Void = { _ in },
+      address: String = "127.0.0.1", application: Application = .catalog
     ) {
       self.port = port
+      self.address = address
+      self.application = application
       self.latency = latency
       self.failRate = failRate
       self.offline = offline
@@ -85,6 +95,17 @@ public final class CatalogServer: Sendable {
       self.log = log
       self.notice = notice
     }
+  }
+
+  /// What answers the requests a server reads.
+  public enum Application: Sendable {
+    /// The fake Catalog API, with its faults and `/__admin`: `course serve`.
+    case catalog
+    /// Another app on the same sockets, parsing and limits, such as `course
+    /// classroom`: gets each whole request, head and body, and returns its reply.
+    /// Latency, fail-rate, injected faults and `/__admin` do not apply to it.
+    /// Called on the connection's own thread, from many connections at once.
+    case custom(@Sendable (HTTPRequestHead, Data) -> Reply)
   }
 
   /// What an open connection is doing, for `offline` and for the connection cap.
@@ -148,19 +169,21 @@ public final class CatalogServer: Sendable {
   /// The port it listens on, known once `start()` has returned.
   public var port: UInt16 { state.withLock { $0.port } }
 
-  /// `http://127.0.0.1:PORT`.
+  /// `http://127.0.0.1:PORT`, or the address it listens on when that is one
+  /// machine's (not `0.0.0.0`).
   public var baseURL: URL {
-    guard let url = URL(string: "http://127.0.0.1:\(port)") else {
-      preconditionFailure("http://127.0.0.1:\(port) is a valid URL")
+    let host = configuration.address == "0.0.0.0" ? "127.0.0.1" : configuration.address
+    guard let url = URL(string: "http://\(host):\(port)") else {
+      preconditionFailure("http://\(host):\(port) is a valid URL")
     }
     return url
   }
 
-  /// Binds 127.0.0.1 and starts accepting connections (none, when configured offline).
+  /// Binds its address and starts accepting connections (none, when configured offline).
   ///
-  /// - Throws: `CatalogServerError.cannotListen` when the port is taken.
+  /// - Throws: `CatalogServerError.cannotListen` when the port is taken or the address is not this machine's.
   public func start() throws(CatalogServerError) {
-    let listener = try Socket.listen(port: configuration.port)
+    let listener = try Socket.listen(port: configuration.port, address: configuration.address)
     let offline = state.withLock { state in
       precondition(!state.running && !state.stopping, "start() is called once")
       state.port = listener.localPort
@@ -188,6 +211,11 @@ public final class CatalogServer: Sendable {
     guard wasRunning else { return }
     wake()
     acceptExited.wait()
+  }
+
+  /// Whether a server could listen on `port` at `address` now: `course doctor` asks.
+  public static func canListen(port: UInt16, address: String = "127.0.0.1") -> Bool {
+    (try? Socket.listen(port: port, address: address)) != nil
   }
 
   /// Runs `body` with a started server, and stops it afterwards, even when `body` throws.
@@ -234,7 +262,7 @@ public final class CatalogServer: Sendable {
         }
       } else if !offline && listener == nil {
         do {
-          listener = try Socket.listen(port: port)
+          listener = try Socket.listen(port: port, address: configuration.address)
         } catch {
           state.withLock {
             $0.listenError = error

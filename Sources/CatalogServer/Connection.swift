@@ -66,6 +66,12 @@ struct Connection {
     let keepAlive = head.keepsAlive
     let includeBody = head.method != "HEAD"
 
+    if case .custom(let answer) = server.configuration.application {
+      let reply = answer(head, body)
+      let sent = send(reply, keepAlive: keepAlive, includeBody: includeBody)
+      log(head.method, head.target, .status(reply.status), sent, started)
+      return keepAlive
+    }
     if head.target == "/__admin" || head.target.hasPrefix("/__admin?") {
       let reply = server.adminReply(method: head.method, body: body)
       let sent = send(reply, keepAlive: keepAlive, includeBody: includeBody)

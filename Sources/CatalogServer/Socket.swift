@@ -6,7 +6,7 @@
   import Musl
 #endif
 
-/// One POSIX stream socket on 127.0.0.1; the one owner of its descriptor, closed in `deinit`.
+/// One POSIX stream socket, on 127.0.0.1 unless told otherwise; the one owner of its descriptor, closed in `deinit`.
 ///
 /// Not `Sendable`: a socket belongs to the thread that made or accepted it.
 /// Another thread may only `shutdown(2)` its raw descriptor through
@@ -26,8 +26,15 @@ final class Socket {
 
   // MARK: Listening
 
-  /// A socket listening on 127.0.0.1 only, at `port` (0 picks a free one).
-  static func listen(port: UInt16, backlog: Int32 = 128) throws(CatalogServerError) -> Socket {
+  /// A socket listening at `port` (0 picks a free one) on one IPv4 address: 127.0.0.1 unless given another.
+  ///
+  /// - Parameter address: A dotted IPv4 address, such as `0.0.0.0` for every interface.
+  static func listen(port: UInt16, address: String = "127.0.0.1", backlog: Int32 = 128) throws(CatalogServerError)
+    -> Socket
+  {
+    guard let ipv4 = ipv4Address(address) else {
+      throw .cannotListen(port: port, reason: "\(address) is not an IPv4 address such as 0.0.0.0 or 192.168.1.20")
+    }
     #if canImport(Darwin)
       let kind = SOCK_STREAM
     #else
@@ -38,7 +45,7 @@ final class Socket {
     let socket = Socket(descriptor: descriptor)
     var on: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-    var address = loopbackAddress(port: port)
+    var address = socketAddress(port: port, ipv4: ipv4)
     let bound = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -59,7 +66,7 @@ final class Socket {
     let descriptor = socket(AF_INET, kind, 0)
     guard descriptor >= 0 else { return nil }
     let socket = Socket(descriptor: descriptor)
-    var address = loopbackAddress(port: port)
+    var address = socketAddress(port: port, ipv4: loopback)
     let connected = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         systemConnect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -68,14 +75,24 @@ final class Socket {
     return connected == 0 ? socket : nil
   }
 
-  private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+  /// 127.0.0.1, in network byte order.
+  private static let loopback = UInt32(0x7F00_0001).bigEndian
+
+  /// A dotted IPv4 address in network byte order, or `nil` when `text` is not one.
+  static func ipv4Address(_ text: String) -> UInt32? {
+    var address = in_addr()
+    guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
+    return address.s_addr
+  }
+
+  private static func socketAddress(port: UInt16, ipv4: UInt32) -> sockaddr_in {
     var address = sockaddr_in()
     #if canImport(Darwin)
       address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
     #endif
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1: loopback only
+    address.sin_addr.s_addr = ipv4
     return address
   }
 

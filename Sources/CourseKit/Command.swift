@@ -6,6 +6,8 @@ public enum Command: Sendable, Equatable {
   case status
   /// `course verify`: check the stage contract for every stage.
   case verify
+  /// `course verify NN`: check it for one stage.
+  case verifyStage(stage: String)
   /// `course check [NN]`: one stage's failures, grouped by task.
   case check(stage: String?)
   /// `course hint [NN] [TASK]`: the next hint for a task.
@@ -22,6 +24,17 @@ public enum Command: Sendable, Equatable {
   case serve(ServeOptions)
   /// `course demo [--base-url URL]`: the finished app, narrated, against an embedded `course serve`.
   case demo(DemoOptions)
+  /// `course propagate FILE [--dry-run]`: an edit to a stage's file, copied into its later copies.
+  case propagate(file: String, dryRun: Bool)
+
+  /// `course doctor [--json]`: is this laptop ready for the course?
+  case doctor(json: Bool)
+  /// `course classroom [options]`: the instructor's live view of the room.
+  case classroom(ClassroomOptions)
+  /// `course join URL CODE --name NICKNAME`: send this laptop's progress to a classroom.
+  case join(url: URL, code: String, name: String)
+  /// `course leave`: stop sending it.
+  case leave
 
   /// What one command accepts, declared once: its optional positional
   /// arguments, in order, and its flags; `make` turns what was given into the command.
@@ -44,7 +57,25 @@ public enum Command: Sendable, Equatable {
       .reset(stage: try stage(arguments.first), force: flags.contains("--force"))
     },
     Syntax(name: "watch", arguments: ["NN"]) { arguments, _ in .watch(stage: try stage(arguments.first)) },
-    Syntax(name: "verify") { _, _ in .verify },
+    Syntax(name: "verify", arguments: ["NN"]) { arguments, _ in
+      try stage(arguments.first).map { .verifyStage(stage: $0) } ?? .verify
+    },
+    Syntax(name: "doctor", flags: ["--json"]) { _, flags in .doctor(json: flags.contains("--json")) },
+    Syntax(name: "leave") { _, _ in .leave },
+    Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
+      guard let file = arguments.first else {
+        throw CourseError.usage(
+          "Name the file you edited: `swift run course propagate Solutions/02-DataSources/ProductDTO.swift`.")
+      }
+      return .propagate(file: file, dryRun: flags.contains("--dry-run"))
+    },
+    Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
+      guard let file = arguments.first else {
+        throw CourseError.usage(
+          "Name the file you edited: `swift run course propagate Solutions/02-DataSources/ProductDTO.swift`.")
+      }
+      return .propagate(file: file, dryRun: flags.contains("--dry-run"))
+    },
   ]
 
   /// Parses the arguments after the program name.
@@ -59,6 +90,13 @@ public enum Command: Sendable, Equatable {
     }
     if name == "demo" {
       return wantsHelp ? .help(topic: "demo") : .demo(try DemoOptions.parse(Array(words.dropFirst())))
+    }
+    if name == "classroom" {
+      return wantsHelp
+        ? .help(topic: "classroom") : .classroom(try ClassroomOptions.parse(Array(words.dropFirst())))
+    }
+    if name == "join" {
+      return wantsHelp ? .help(topic: "join") : try parseJoin(Array(words.dropFirst()))
     }
     if name == "help" {
       guard words.count > 1 else { return .help(topic: nil) }
@@ -79,8 +117,36 @@ public enum Command: Sendable, Equatable {
       throw CourseError.usage(
         "Too many arguments for `course \(name)`: \(positional.joined(separator: " ")).")
     }
-    let command = try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
-    return wantsHelp ? .help(topic: name) : command
+    // Help needs no arguments, even from a command that requires one (`propagate --help`).
+    if wantsHelp { return .help(topic: name) }
+    return try syntax.make(Array(positional), Set(rest.filter { $0.hasPrefix("-") }))
+  }
+
+  /// Reads `URL CODE --name NICKNAME`, in any order of the option.
+  private static func parseJoin(_ arguments: [String]) throws -> Command {
+    var positional: [String] = []
+    var name: String?
+    var remaining = arguments[...]
+    while let word = remaining.popFirst() {
+      if word == "--name" {
+        guard let value = remaining.popFirst() else {
+          throw CourseError.usage("--name needs a value: --name NICKNAME.")
+        }
+        name = value
+      } else if word.hasPrefix("--name=") {
+        name = String(word.dropFirst("--name=".count))
+      } else if word.hasPrefix("-") {
+        throw CourseError.usage("Unknown option \(word) for `course join`.")
+      } else {
+        positional.append(word)
+      }
+    }
+    let usage = "swift run course join http://ADDRESS:PORT CODE --name NICKNAME (the instructor's screen shows them)"
+    guard positional.count == 2, let name else { throw CourseError.usage("Usage: \(usage).") }
+    guard let url = URL(string: positional[0]), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+      throw CourseError.usage("\(positional[0]) is not an address such as http://192.168.1.20:8090.")
+    }
+    return .join(url: url, code: positional[1], name: name)
   }
 
   /// Reads a stage number, `4` or `04`.
@@ -128,6 +194,14 @@ public enum Command: Sendable, Equatable {
                app or the simulator, and break its network live.
       demo     [--base-url URL] Run the finished app in the terminal against
                its own `serve`: load, go offline, edit, sync, narrated.
+      propagate FILE [--dry-run] For course authors: copy an edit to a
+               stage's file into every later stage that repeats it.
+      doctor   [--json] Check this laptop before the day: Swift, SQLite,
+               the clone, disk, ports, and how long the first build takes.
+      join     URL CODE --name NICKNAME Send your progress to the
+               instructor's classroom; `leave` stops it.
+      classroom [--port N] [--address A] For the instructor: a live page of
+               who is on which task and who is stuck.
       help     Show this text, or `course help <command>` for one command.
 
     NN is a stage number (4 or 04); without it, a command takes the first
@@ -135,6 +209,12 @@ public enum Command: Sendable, Equatable {
 
     OPTIONS:
       -h, --help   Show help for the command.
+      --build-system native|swiftbuild
+                   Build and test with this build system instead of the one
+                   your toolchain uses by default (Swift Build from Swift 6.4,
+                   native before); COURSE_BUILD_SYSTEM does the same. The two
+                   keep separate builds under .build: with the default,
+                   `course` and your `swift test` share one.
 
     A suite that runs past \(limit) s counts as hung and is stopped, with every
     process it started. Ctrl-C stops the build or tests `course` started.
@@ -146,6 +226,51 @@ public enum Command: Sendable, Equatable {
 
   static let helpTopics: [String: String] = [
     "serve": ServeOptions.help,
+    "classroom": ClassroomOptions.help,
+    "doctor": """
+    USAGE: swift run course doctor [--json]
+
+    Checks that this laptop can run the course, before the first build (it
+    needs no test target built), each check with ✔ or ✘ and the fix in one line:
+      swift         Swift 6.0 or later (`swift --version`)
+      build-system  the build system SwiftPM uses by default, and the one
+                    `course` builds with
+      sqlite        on Linux, SQLite's headers (libsqlite3-dev)
+      xcode         on a Mac, Xcode selected rather than the Command Line Tools
+      git           the folder is a git clone
+      links         every Tests/SolutionLinks/NN-Name is a link to Tests/NN-Name
+                    (a copy made without git may turn them into files)
+      disk          free space for .build (and DerivedData on a Mac)
+      build-folder  .build can be written
+      port          port 8080, the default of `course serve`, is free
+      compile       a one-file compile, timed, and from it an estimate of the
+                    first full build on this laptop
+    Exits 1 when something blocks the course, 0 otherwise (warnings included).
+    Ends with one line to paste to the instructor; --json prints the checks,
+    the result and that line as JSON instead. A learner in a classroom
+    (`course join`) sends the result with each snapshot.
+    """,
+    "join": """
+    USAGE: swift run course join URL CODE --name NICKNAME
+
+    Joins the instructor's classroom (`course classroom` shows URL and CODE).
+    From then on `course`, `course check`, `course hint` and each rerun of
+    `course watch` send the instructor a snapshot: your stage, the tasks
+    passing and failing, the task you are on and for how long, the hints you
+    took, the faults your tests caught, your `course doctor` result. Never
+    your code, file paths, user name or anything about this laptop.
+    Sending waits at most a second and never fails a command; when the
+    classroom cannot be reached, the next command sends the latest.
+    NICKNAME is shown to the instructor: 1 to 24 characters.
+    The membership is kept in .build/course/classroom.json.
+    """,
+    "leave": """
+    USAGE: swift run course leave
+
+    Leaves the classroom `course join` joined: the instructor's page drops
+    your row, and nothing more is sent.
+    """,
+    "demo": DemoOptions.help,
     "demo": DemoOptions.help,
     "status": """
     USAGE: swift run course [status]
@@ -167,9 +292,10 @@ public enum Command: Sendable, Equatable {
     Exits 0 unless the package does not build, 130 when interrupted.
     """,
     "verify": """
-    USAGE: swift run course verify
+    USAGE: swift run course verify [NN]
 
-    Checks the stage contract for every stage in Lessons/ and Solutions/:
+    Checks the stage contract for every stage in Lessons/ and Solutions/, or
+    with NN for that stage alone (a minute or two instead of every suite):
       - Lessons/, Solutions/, Tests/, Tests/SolutionLinks/ and Docs/NN-Name.md exist
       - no lesson file calls fatalError
       - Lessons/NN-Name starts from the previous stage's solution: each of its
@@ -198,8 +324,31 @@ public enum Command: Sendable, Equatable {
         `## Task N: Title` section with the same title and at least 2
         `### Hint N` sections in Docs/hints/NN-Name.md, and the doc itself
         shows no `<details><summary>Hint` blocks
-    Prints one block per stage and exits 1 when any stage breaks the contract.
+    and, once for the course, that every relative link in README.md, Docs/
+    and Faults/ names a file of the package, and its `#anchor` a heading there.
+    Prints one block per stage, then the links, and exits 1 when any stage
+    breaks the contract or any link does not resolve.
     Instructors and CI run this; learners rarely need it.
+    """,
+    "propagate": """
+    USAGE: swift run course propagate FILE [--dry-run]
+
+    For course authors, after an edit to a file of Solutions/NN-Name (or to a
+    lesson file that is not the learner's): copies it into every later
+    Lessons/MM-Name and Solutions/MM-Name that repeats it, by the rule
+    `course verify` checks. Lessons/MM-Name/X repeats Solutions/(MM-1)/X unless
+    Docs/MM-Name.md lists X under `## Your files`; Solutions/MM-Name/X repeats
+    Lessons/MM-Name/X when the two were the same. An edit to a lesson's file
+    goes first into the previous solution's, which that file repeats.
+    It stops at the first stage with its own version (the doc lists the file,
+    the solution changed it, or the stage is a capstone) and prints the edit
+    to merge there by hand, as a diff; that stage's files are never written.
+    It also names faults in Faults/MM-Name.md whose quoted text the new file
+    no longer holds. Nothing outside Lessons/ and Solutions/ is written.
+    FILE is relative to the package root (or the current folder).
+    --dry-run prints the same and writes nothing.
+    Exits 0 when every copy has the edit, 1 when something is left to merge
+    or fix by hand. Then run `swift run course verify`.
     """,
     "check": """
     USAGE: swift run course check [NN]

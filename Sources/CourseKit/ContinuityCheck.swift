@@ -32,20 +32,51 @@ enum ContinuityCheck {
   /// The heading of a capstone's list of the files its lesson starts with.
   static let startHeading = "What you start with"
 
+  /// Where a stage's lesson starts, as its doc says: the rule `checks` holds it to,
+  /// and `course propagate` copies by.
+  enum Start: Equatable {
+    /// The lesson repeats the previous solution, except the files the doc lists under `## Your files`.
+    case previousSolution(learnerFiles: [String])
+    /// A capstone: the lesson holds only the files the doc lists under `## What you start with`.
+    case emptyFolder(given: [String])
+    /// The doc has neither section.
+    case unlisted
+    /// The stage has no doc.
+    case noDoc
+  }
+
+  /// What the stage's doc says its lesson starts from.
+  static func start(of stage: Stage, in workspace: Workspace) -> Start {
+    guard let markdown = try? String(contentsOf: workspace.url(stage.doc), encoding: .utf8) else { return .noDoc }
+    let lessonFiles = lessonFiles(of: stage, in: workspace)
+    let doc = StageDoc(markdown: markdown)
+    if doc.section(startHeading) != nil {
+      return .emptyFolder(given: files(in: doc, section: startHeading, lessonFiles: lessonFiles) ?? [])
+    }
+    guard let listed = learnerFiles(in: doc, lessonFiles: lessonFiles) else { return .unlisted }
+    return .previousSolution(learnerFiles: listed)
+  }
+
+  /// The files of a stage's lesson that the rule covers: all but the learner's tests.
+  static func lessonFiles(of stage: Stage, in workspace: Workspace) -> [String] {
+    workspace.files(under: "Lessons/\(stage.folder)").filter { !$0.hasPrefix(FaultCheck.testsFolder + "/") }
+  }
+
   /// Checks one stage against the stage before it in `stages`; no lines for the first stage.
   static func checks(for stage: Stage, after previous: Stage?, in workspace: Workspace) -> [StageVerdict.Check] {
     guard let previous else { return [] }
     let lesson = "Lessons/\(stage.folder)"
     let solution = "Solutions/\(previous.folder)"
-    guard let markdown = try? String(contentsOf: workspace.url(stage.doc), encoding: .utf8) else {
+    let lessonFiles = lessonFiles(of: stage, in: workspace)
+    let listed: [String]
+    switch start(of: stage, in: workspace) {
+    case .noDoc:
       return []  // The required-files check reports a missing doc.
-    }
-    let lessonFiles = workspace.files(under: lesson).filter { !$0.hasPrefix(FaultCheck.testsFolder + "/") }
-    let doc = StageDoc(markdown: markdown)
-    if doc.section(startHeading) != nil {
-      return emptyFolderChecks(for: stage, doc: doc, lessonFiles: lessonFiles)
-    }
-    guard let listed = learnerFiles(in: doc, lessonFiles: lessonFiles) else {
+    case .emptyFolder(let given):
+      return emptyFolderChecks(for: stage, given: given, lessonFiles: lessonFiles)
+    case .previousSolution(let learnerFiles):
+      listed = learnerFiles
+    case .unlisted:
       return [
         StageVerdict.Check(
           ok: false,
@@ -104,9 +135,8 @@ enum ContinuityCheck {
   }
 
   /// A capstone's lesson holds exactly the files its doc's `## What you start with` lists.
-  static func emptyFolderChecks(for stage: Stage, doc: StageDoc, lessonFiles: [String]) -> [StageVerdict.Check] {
+  static func emptyFolderChecks(for stage: Stage, given: [String], lessonFiles: [String]) -> [StageVerdict.Check] {
     let lesson = "Lessons/\(stage.folder)"
-    let given = files(in: doc, section: startHeading, lessonFiles: lessonFiles) ?? []
     var problems: [StageVerdict.Check] = []
     if given.isEmpty {
       problems.append(

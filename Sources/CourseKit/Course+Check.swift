@@ -12,6 +12,7 @@ extension Course {
     let testsCatchEveryFault = try checkYourTests(stage) ?? true
     say("")
     say(nextStep(report, testsDone: testsCatchEveryFault))
+    tellClassroom(.check(report, testsDone: testsCatchEveryFault))
     return result.allPassed && testsCatchEveryFault ? 0 : 1
   }
 
@@ -21,7 +22,7 @@ extension Course {
   /// - Throws: `CourseError.usage` for a stage that does not exist.
   func lessonToWorkOn(_ number: String?) throws -> (Stage, SuiteResult)? {
     let stages = try number.map { [try package.workspace.stage(numbered: $0)] } ?? package.workspace.stages()
-    try build()
+    try build(only: number == nil ? nil : stages.first)
     for stage in stages {
       let result = try runLesson(stage)
       if number != nil || !result.allPassed || !testsAreComplete(stage) { return (stage, result) }

@@ -76,6 +76,7 @@ extension Course {
     }
     ledger.record(shown, stage: stage, task: taskNumber)
     try ledger.save(in: package.workspace)
+    tellClassroom(.hint(stage: stage.number, task: taskNumber))
     return 0
   }
 }

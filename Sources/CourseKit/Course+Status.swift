@@ -34,6 +34,7 @@ extension Course {
     say(Self.progressBar(solved: solved, total: rows.count) + " \(solved) of \(rows.count) solved")
     say("")
     say(nextStep(rows, firstUnsolved))
+    tellClassroom(.status(solved: rows.filter { $0.1.isSolved }.map(\.0.number), firstUnsolved: firstUnsolved))
     return 0
   }
 

@@ -2,14 +2,17 @@ import Foundation
 
 /// `course verify`: the stage contract, checked for every stage.
 extension Course {
-  func verify() throws -> Int32 {
-    let stages = package.workspace.stages()
+  /// - Parameter number: The one stage to check (`4` or `04`); `nil` for every stage.
+  func verify(only number: String? = nil) throws -> Int32 {
+    let all = package.workspace.stages()
+    let stages = try number.map { [try package.workspace.stage(numbered: $0)] } ?? all
     say(style.bold("Checking the stage contract") + " for \(stages.count) stage(s)")
     try build(always: true)
     var broken: [Stage] = []
-    for (index, stage) in stages.enumerated() {
+    for stage in stages {
       let workspace = package.workspace
-      let previous = index > 0 ? stages[index - 1] : nil
+      let index = all.firstIndex(of: stage) ?? 0
+      let previous = index > 0 ? all[index - 1] : nil
       progressLine("Running \(stage.lessonModule) and \(stage.solutionModule)…")
       let lesson = try package.runSuite("\(stage.lessonModule)Tests")
       let solution = try package.runSuite("\(stage.solutionModule)Tests")
@@ -29,16 +32,27 @@ extension Course {
       }
       if !verdict.keepsContract { broken.append(stage) }
     }
+    let links = LinkCheck.checks(in: package.workspace)
+    say(style.bold("Links"))
+    for check in links {
+      say("  " + (check.ok ? style.green("✔") : style.red("✘")) + " " + check.text)
+    }
+    let brokenLinks = links.filter { !$0.ok }.count
     say("")
     if stages.isEmpty {
       say(style.red("No stages found in Lessons/ or Solutions/."))
       return 1
     }
-    if broken.isEmpty {
+    if broken.isEmpty && brokenLinks == 0 {
       say(style.green("All \(stages.count) stage(s) keep the contract."))
       return 0
     }
-    say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
+    if !broken.isEmpty {
+      say(style.red("\(broken.count) stage(s) break the contract: \(broken.map(\.folder).joined(separator: ", "))"))
+    }
+    if brokenLinks > 0 {
+      say(style.red("\(brokenLinks) link(s) in README.md, Docs/ or Faults/ do not resolve; see Links above."))
+    }
     return 1
   }
 

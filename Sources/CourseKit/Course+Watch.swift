@@ -30,7 +30,7 @@ extension Course {
         snapshot = now
         run += 1
         do {
-          try build()
+          try build(only: stage)
         } catch let error as CourseError where error != .interrupted {
           clearScreen()
           say(style.red("\(error)"))
@@ -87,6 +87,8 @@ extension Course {
     say(report.lines(style: style).joined(separator: "\n"))
     let testsCatchEveryFault = try checkYourTests(stage) ?? true
     say("")
+    // After the run's result is on screen.
+    defer { tellClassroom(.watch(report, testsDone: testsCatchEveryFault)) }
     if result.allPassed, testsCatchEveryFault {
       say(style.green(style.bold("Well done: stage \(stage.number), \(stage.name), passes every test.")))
       say(nextStep(report))

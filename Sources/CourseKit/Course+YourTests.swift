@@ -13,7 +13,9 @@ extension Course {
 
   /// A fault check of `stage` as this course runs it.
   func faultCheck(_ stage: Stage, _ list: FaultList) -> FaultCheck {
-    FaultCheck(workspace: package.workspace, runner: package.runner, stage: stage, list: list)
+    FaultCheck(
+      workspace: package.workspace, runner: package.runner, stage: stage, list: list,
+      buildSystem: package.buildSystem)
   }
 
   /// Checks the learner's tests of `stage` and prints one block per task.
@@ -38,16 +40,22 @@ extension Course {
     let outcomes: [FaultCheck.TaskOutcome]
     do {
       progressLine("Building your tests against the reference…")
-      try check.prepare()
-      if let errors = try check.build() {
-        progressLine(nil)
-        say(style.red("  Your tests do not compile:"))
-        for line in errors.prefix(20) { say("    " + line) }
-        FaultLedger(workspace: package.workspace, stage: stage).record(complete: false)
-        return false
+      let inputs = try check.prepare()
+      // After an edit to the lesson alone, nothing the check builds or runs has changed.
+      let again = !check.hasResults(.learner, for: inputs)
+      if again {
+        check.recordResults(.learner, for: nil)
+        if let errors = try check.build() {
+          progressLine(nil)
+          say(style.red("  Your tests do not compile:"))
+          for line in errors.prefix(20) { say("    " + line) }
+          FaultLedger(workspace: package.workspace, stage: stage).record(complete: false)
+          return false
+        }
+        progressLine("Running your tests against \(list.faults.count) faults…")
       }
-      progressLine("Running your tests against \(list.faults.count) faults…")
-      outcomes = try check.outcomes(.learner)
+      outcomes = try check.outcomes(.learner, again: again)
+      if again { check.recordResults(.learner, for: inputs) }
       progressLine(nil)
     } catch let problem as FaultSchema.Problem {
       progressLine(nil)
@@ -56,6 +64,9 @@ extension Course {
     }
     for line in FaultCheck.lines(outcomes, stage: stage, style: style) { say("  " + line) }
     let complete = outcomes.allSatisfy(\.isComplete)
+    noteFaultsCaught(
+      stage, caught: outcomes.map(\.caught.count).reduce(0, +),
+      total: outcomes.map { $0.caught.count + $0.missed.count }.reduce(0, +))
     FaultLedger(workspace: package.workspace, stage: stage).record(complete: complete)
     return complete
   }
@@ -75,15 +86,14 @@ struct FaultLedger {
 
   /// A hash of the learner's tests and the fault list (FNV-1a, 64 bits).
   var fingerprint: String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var hash = Fingerprint()
     let folder = FaultCheck.Role.learner.folder(of: stage)
     let paths = workspace.swiftFiles(under: folder).map { "\(folder)/\($0)" } + [FaultList.path(of: stage)]
     for path in paths {
-      for byte in Array(path.utf8) + Array((try? Data(contentsOf: workspace.url(path))) ?? Data()) {
-        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-      }
+      hash.add(bytes: path.utf8)
+      hash.add(bytes: (try? Data(contentsOf: workspace.url(path))) ?? Data())
     }
-    return String(hash, radix: 16)
+    return hash.value
   }
 
   func record(complete: Bool) {

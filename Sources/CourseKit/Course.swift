@@ -42,19 +42,24 @@ public struct Course: Sendable {
       FileHandle.standardOutput.write(Data(text.utf8))
     }
     do {
-      let command = try Command.parse(arguments)
+      let (buildSystemOption, words) = try BuildSystem.option(in: arguments)
+      let command = try Command.parse(words)
       if case .help(let topic) = command {
         write(Command.helpText(topic) + "\n")
         return 0
       }
+      let environment = ProcessInfo.processInfo.environment
       let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-      let workspace = try Workspace.locate(
-        currentDirectory: directory, environment: ProcessInfo.processInfo.environment)
+      let workspace = try Workspace.locate(currentDirectory: directory, environment: environment)
       let interruption = Interruption.onSignals()
       let runner = ProcessCommandRunner(interruption: interruption)
+      let builtBy = Bundle.main.executableURL.flatMap { BuildSystem.builtCourse(executable: $0, root: workspace.root) }
+      let buildSystem = try BuildSystem.resolve(option: buildSystemOption, environment: environment, builtBy: builtBy) {
+        (try? BuildSystem.toolchainDefault(runner: runner, workspace: workspace, environment: environment)) ?? .native
+      }
       let course = Course(
-        package: SwiftPackage(workspace: workspace, runner: runner), style: style, isTerminal: isTerminal,
-        write: write, interruption: interruption)
+        package: SwiftPackage(workspace: workspace, runner: runner, buildSystem: buildSystem), style: style,
+        isTerminal: isTerminal, write: write, interruption: interruption)
       return course.run(command)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -73,6 +78,8 @@ public struct Course: Sendable {
         return try status()
       case .verify:
         return try verify()
+      case .verifyStage(let stage):
+        return try verify(only: stage)
       case .check(let stage):
         return try check(stage)
       case .hint(let stage, let task):
@@ -87,6 +94,16 @@ public struct Course: Sendable {
         return serve(options)
       case .demo(let options):
         return demo(options)
+      case .propagate(let file, let dryRun):
+        return try propagate(file, dryRun: dryRun)
+      case .doctor(let json):
+        return try doctor(json: json)
+      case .classroom(let options):
+        return classroom(options)
+      case .join(let url, let code, let name):
+        return join(url: url, code: code, name: name)
+      case .leave:
+        return leave()
       }
     } catch CourseError.interrupted {
       progressLine(nil)
@@ -102,19 +119,27 @@ public struct Course: Sendable {
 
   /// Builds the package with its tests, unless no source file changed since the last build `course` ran.
   ///
-  /// - Parameter always: Build even when nothing changed, as `verify` does.
-  func build(always: Bool = false) throws {
-    if !always, package.isBuildCurrent { return }
+  /// - Parameters:
+  ///   - always: Build even when nothing changed, as `verify` does.
+  ///   - stage: The one stage whose lesson suite will run. Under Swift Build,
+  ///     which makes a test product of each test target, only that product and
+  ///     what it needs are built once its test runner exists: the rest of the
+  ///     course is neither compiled nor linked after an edit to the lesson.
+  func build(always: Bool = false, only stage: Stage? = nil) throws {
+    let product = stage.map { "\($0.lessonModule)Tests" }.flatMap { package.canBuildAlone($0) ? $0 : nil }
+    if !always, package.isBuildCurrent(testProduct: product, forLessonSuite: stage != nil) { return }
     let started = Date()
     if !package.hasBeenBuilt {
-      say("First build: compiling the whole course takes a few minutes. Later runs take seconds.")
+      say(
+        (product.map { "First build: compiling \($0) and the modules it needs takes a minute or more." }
+          ?? "First build: compiling the whole course takes a few minutes.") + " Later runs take seconds.")
     }
     progressLine("Building…")
     let isTerminal = isTerminal
     let write = write
     // Off a terminal, one line per tenth of the build is enough.
     let lastTenth = Mutex(-1)
-    try package.build { done, total in
+    try package.build(testProduct: product) { done, total in
       if isTerminal {
         write("\r\u{1B}[2KBuilding… \(done)/\(total)")
         return
@@ -127,7 +152,7 @@ public struct Course: Sendable {
       if isNewTenth { write("Building… \(done)/\(total)\n") }
     }
     progressLine(nil)
-    package.recordBuild(startedAt: started)
+    package.recordBuild(startedAt: started, testProduct: product)
   }
 
   /// Shows a transient status line on a terminal; `nil` clears it.

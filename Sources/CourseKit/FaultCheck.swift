@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Checks the tests of a stage's "Write the test" tasks: against the reference
 /// solution they must pass, and against each named fault of `Faults/NN-Name.md`
@@ -22,6 +23,8 @@ struct FaultCheck {
   let runner: any CommandRunning
   let stage: Stage
   let list: FaultList
+  /// The course's build system, which builds the scratch package too.
+  var buildSystem = BuildSystem(kind: .native, isToolchainDefault: true)
   var buildTimeout: Double = 1_800
   var runTimeout: Double = SwiftPackage.defaultSuiteTimeout
   /// How many more times the tests run against the reference when one of them
@@ -72,8 +75,13 @@ struct FaultCheck {
 
   /// Writes the scratch package, rewriting only files whose text changed, so its builds stay incremental.
   ///
+  /// - Returns: A fingerprint of everything the check's results depend on: the
+  ///   scratch package's files, the course's Package.swift and Sources/ (the
+  ///   modules it uses), the build system and the toolchain. The lesson is not
+  ///   among them: the check compiles the solution, never the learner's code.
   /// - Throws: `FaultSchema.Problem` when a fault does not fit its solution file.
-  func prepare() throws {
+  @discardableResult
+  func prepare() throws -> String {
     let module = stage.lessonModule
     var files: [String: String] = [:]
     files["Package.swift"] = manifest()
@@ -101,14 +109,56 @@ struct FaultCheck {
       }
     }
     try sync(files)
+    var hash = Fingerprint()
+    for (path, text) in files.sorted(by: { $0.key < $1.key }) { hash.add(path + "\n" + text) }
+    for (path, stamp) in workspace.fileStamps(under: "Sources").sorted(by: { $0.key < $1.key }) {
+      hash.add("\(path) \(stamp.size) \(stamp.modified?.timeIntervalSince1970 ?? 0)")
+    }
+    hash.add((try? String(contentsOf: workspace.url("Package.swift"), encoding: .utf8)) ?? "")
+    hash.add(
+      buildSystem.kind.rawValue + " " + BuildSystem.toolchainIdentity(environment: ProcessInfo.processInfo.environment))
+    return hash.value
+  }
+
+  // MARK: Results kept from the last check
+
+  /// Where the fingerprint of the inputs of the last complete check of `role`'s tests is kept.
+  private func inputsRecord(_ role: Role) -> URL {
+    workspace.url("\(scratch)/.build/\(role.rawValue).inputs")
+  }
+
+  /// Whether the last complete check of `role`'s tests ran on these inputs, so its event streams still hold.
+  ///
+  /// A lesson edit changes none of them: `course check` and `course watch` then
+  /// read the last check's streams instead of building and running it again.
+  func hasResults(_ role: Role, for inputs: String) -> Bool {
+    guard (try? String(contentsOf: inputsRecord(role), encoding: .utf8)) == inputs else { return false }
+    return ([nil] + list.faults.map(\.id)).allSatisfy { FileManager.default.fileExists(atPath: events(role, $0).path) }
+  }
+
+  /// Keeps the fingerprint of a check of `role`'s tests that ran to its end; `nil` forgets the last one.
+  func recordResults(_ role: Role, for inputs: String?) {
+    guard let inputs else {
+      try? FileManager.default.removeItem(at: inputsRecord(role))
+      return
+    }
+    try? Data(inputs.utf8).write(to: inputsRecord(role))
+  }
+
+  /// The event stream of one run: `role`'s tests with `fault` on (`nil`: none).
+  private func events(_ role: Role, _ fault: String?) -> URL {
+    workspace.url("\(scratch)/.build/\(role.rawValue)-\(fault ?? "reference").events.jsonl")
   }
 
   /// Builds the scratch package; the compiler's error lines, with paths put back to the course's files, on failure.
   ///
+  /// Both test targets, always: under Swift Build on Linux only a build of the
+  /// tests makes their `…-test-runner` executables (`swift build --product
+  /// YourTests` makes the tests' library alone), and the scratch package is small.
   /// - Throws: `CourseError.interrupted` when the user stopped `course`.
   func build() throws -> [String]? {
     let result = try runner.run(
-      ["swift", "build"] + SwiftPackage.buildSystem + ["--build-tests"], in: workspace.url(scratch),
+      ["swift", "build"] + buildSystem.options + ["--build-tests"], in: workspace.url(scratch),
       timeout: buildTimeout, onLine: { _ in })
     guard result.status != 0 || result.timedOut else { return nil }
     var errors = result.output.split(whereSeparator: \.isNewline).map(String.init)
@@ -120,27 +170,29 @@ struct FaultCheck {
   }
 
   /// Runs the tests of `role` with `fault` on (`nil`: the reference solution as it is).
-  func run(_ role: Role, fault: String?) throws -> TestEventStream {
-    let events = workspace.url("\(scratch)/.build/\(role.rawValue)-\(fault ?? "reference").events.jsonl")
+  ///
+  /// - Parameter again: `false` reads the stream the last run left instead (`hasResults`).
+  func run(_ role: Role, fault: String?, again: Bool = true) throws -> TestEventStream {
+    let events = events(role, fault)
+    if !again {
+      var stream = TestEventStream(jsonLines: (try? String(contentsOf: events, encoding: .utf8)) ?? "")
+      if !stream.runEnded { stream.markUnfinishedAsFailed() }
+      return stream
+    }
     try? FileManager.default.createDirectory(at: events.deletingLastPathComponent(), withIntermediateDirectories: true)
     try? FileManager.default.removeItem(at: events)
     let options = [
       "--filter", "\(role.rawValue)\\.",
       "--experimental-event-stream-output", events.path, "--experimental-event-stream-version", "0",
     ]
-    // On Linux the test product is one executable, which takes swift test's options
+    // On Linux the test product is an executable, which takes swift test's options
     // itself: 0.1 s a run instead of a second of `swift test` around it. On macOS it
     // is a bundle that only `swift test` knows how to start.
-    var isFolder: ObjCBool = false
-    let binary = workspace.url("\(scratch)/.build/debug/CourseFaultCheckPackageTests.xctest")
-    let direct =
-      FileManager.default.fileExists(atPath: binary.path, isDirectory: &isFolder) && !isFolder.boolValue
-      && FileManager.default.isExecutableFile(atPath: binary.path)
+    let testRunner = buildSystem.testRunner(of: role.rawValue, in: workspace.url(scratch))
     let command =
       ["env", "\(FaultSchema.variable)=\(fault ?? "")"]
-      + (direct
-        ? [binary.path, "--testing-library", "swift-testing"] + options
-        : ["swift", "test"] + SwiftPackage.buildSystem + ["--skip-build"] + options)
+      + (testRunner.map { [$0.path, "--testing-library", "swift-testing"] + options }
+        ?? ["swift", "test"] + buildSystem.options + ["--skip-build"] + options)
     let result = try runner.run(command, in: workspace.url(scratch), timeout: runTimeout, onLine: { _ in })
     var stream = TestEventStream(jsonLines: (try? String(contentsOf: events, encoding: .utf8)) ?? "")
     if result.timedOut || !stream.runEnded { stream.markUnfinishedAsFailed() }
@@ -151,14 +203,16 @@ struct FaultCheck {
   /// and how many runs that is: when a test other than the placeholder failed
   /// (and the run ended), the tests run `reruns` more times, so a test that
   /// races shows as one that fails on some runs only.
-  func referenceRuns(_ role: Role, first: TestEventStream) throws -> [String: (failed: Int, runs: Int)] {
+  func referenceRuns(_ role: Role, first: TestEventStream, rerun: Bool = true) throws -> [String: (
+    failed: Int, runs: Int
+  )] {
     var tally: [String: (failed: Int, runs: Int)] = [:]
     for id in first.failedIDs { tally[id] = (1, 1) }
     let suspects = first.failedIDs.filter { id in
       !Self.message(first.failures.first { $0.testID == id }?.messages ?? []).contains("Not done yet:")
     }
     // A run that did not end hung or crashed: each rerun could cost the whole time limit.
-    guard !suspects.isEmpty, first.runEnded else { return tally }
+    guard rerun, !suspects.isEmpty, first.runEnded else { return tally }
     for _ in 0..<reruns {
       let again = try run(role, fault: nil)
       for id in suspects {
@@ -170,11 +224,12 @@ struct FaultCheck {
   }
 
   /// Runs `role`'s tests against the reference and every fault, and judges each task.
-  func outcomes(_ role: Role) throws -> [TaskOutcome] {
-    let reference = try run(role, fault: nil)
-    let tally = try referenceRuns(role, first: reference)
-    var runs: [String: TestEventStream] = [:]
-    for fault in list.faults { runs[fault.id] = try run(role, fault: fault.id) }
+  ///
+  /// - Parameter again: `false` judges the streams of the last runs instead (`hasResults`).
+  func outcomes(_ role: Role, again: Bool = true) throws -> [TaskOutcome] {
+    let reference = try run(role, fault: nil, again: again)
+    let tally = try referenceRuns(role, first: reference, rerun: again)
+    let runs = try runFaults(role, again: again)
     return list.tasks.map { task in
       let ids = reference.functions.filter { task.testFiles.contains(reference.file(of: $0.id)) }.map(\.id)
       let failing = ids.filter(reference.failedIDs.contains).map { id in
@@ -199,6 +254,34 @@ struct FaultCheck {
       }
       return TaskOutcome(
         task: task, tests: ids.map(reference.name(of:)), failingOnReference: failing, caught: caught, missed: missed)
+    }
+  }
+
+  /// Runs `role`'s tests once per fault, all at once.
+  ///
+  /// A test that catches a fault by waiting for what never comes waits out
+  /// StageTesting's safety limit (10 s): one after the other, two such faults
+  /// made the capstone's check 20 s longer. The runs share nothing but the
+  /// scratch package's build, and the reference run before them has shown that
+  /// the tests pass in time when nothing is broken.
+  /// - Returns: Each fault's stream, by fault id.
+  /// - Throws: `CourseError.interrupted` when the user stopped `course`.
+  private func runFaults(_ role: Role, again: Bool) throws -> [String: TestEventStream] {
+    let ids = list.faults.map(\.id)
+    guard again else {
+      return try Dictionary(uniqueKeysWithValues: ids.map { ($0, try run(role, fault: $0, again: false)) })
+    }
+    let results = Mutex<[String: Result<TestEventStream, any Error>]>([:])
+    let group = DispatchGroup()
+    for id in ids {
+      DispatchQueue.global().async(group: group) {
+        let result = Result { try self.run(role, fault: id) }
+        results.withLock { $0[id] = result }
+      }
+    }
+    group.wait()
+    return try results.withLock { results in
+      try Dictionary(uniqueKeysWithValues: ids.map { ($0, try results[$0]!.get()) })
     }
   }
 
@@ -329,4 +412,22 @@ struct FaultCheck {
       try Data(text.utf8).write(to: url)
     }
   }
+}
+
+/// FNV-1a, 64 bits: a fingerprint of text, to tell whether inputs changed (not a defence against anyone).
+struct Fingerprint {
+  private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  /// Adds bytes, run on from the bytes before them.
+  mutating func add(bytes: some Sequence<UInt8>) {
+    for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+  }
+
+  /// Adds a text and a byte no UTF-8 text holds, so "ab" then "c" differs from "a" then "bc".
+  mutating func add(_ text: String) {
+    add(bytes: text.utf8)
+    add(bytes: [0xff])
+  }
+
+  var value: String { String(state, radix: 16) }
 }

@@ -3,8 +3,8 @@ import Foundation
 
 /// The options of `course serve`, parsed.
 ///
-/// Each option is declared once in `declarations`, which drives both parsing and
-/// the help text, in the spirit of swift-argument-parser's `@Option`.
+/// Each option is declared once in `declarations` (`OptionDeclaration`), which
+/// drives both parsing and the help text.
 public struct ServeOptions: Sendable, Equatable {
   /// The port on 127.0.0.1; 0 picks a free one.
   public var port: UInt16 = 8080
@@ -17,13 +17,7 @@ public struct ServeOptions: Sendable, Equatable {
 
   public init() {}
 
-  /// One option: its flag, the name of its value (`nil` for a flag without one), its help, and how it applies.
-  struct Declaration: Sendable {
-    let flag: String
-    let value: String?
-    let help: String
-    let apply: @Sendable (inout ServeOptions, String) throws(CourseError) -> Void
-  }
+  typealias Declaration = OptionDeclaration<ServeOptions>
 
   static let declarations: [Declaration] = [
     Declaration(flag: "--port", value: "N", help: "The port on 127.0.0.1 (default 8080; 0 picks a free one).") {
@@ -54,51 +48,30 @@ public struct ServeOptions: Sendable, Equatable {
   ///
   /// - Throws: `CourseError.usage` naming the option at fault.
   static func parse(_ arguments: [String]) throws(CourseError) -> ServeOptions {
-    var options = ServeOptions()
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-      guard let declaration = declarations.first(where: { $0.flag == parts.first }) else {
-        throw .usage(argument.hasPrefix("-") ? "Unknown option \(argument) for serve." : "serve takes no \(argument).")
-      }
-      guard let valueName = declaration.value else {
-        guard parts.count == 1 else { throw .usage("\(declaration.flag) takes no value.") }
-        try declaration.apply(&options, "")
-        continue
-      }
-      guard let value = parts.count == 2 ? parts[1] : remaining.popFirst() else {
-        throw .usage("\(declaration.flag) needs a value: \(declaration.flag) \(valueName).")
-      }
-      try declaration.apply(&options, value)
-    }
-    return options
+    try Declaration.parse(arguments, into: ServeOptions(), with: declarations, command: "serve")
   }
 
   /// `course help serve`.
   static var help: String {
-    let options = declarations.map { declaration in
-      let usage = declaration.flag + (declaration.value.map { " \($0)" } ?? "")
-      return "  " + usage.padding(toLength: 17, withPad: " ", startingAt: 0) + declaration.help
-    }
-    return """
-      USAGE: swift run course serve [--port N] [--latency MS] [--fail-rate P] [--offline]
+    """
+    USAGE: swift run course serve [--port N] [--latency MS] [--fail-rate P] [--offline]
 
-      Serves the fake Catalog API (the DummyJSON products contract, the 194 real
-      records) as an HTTP/1.1 server on 127.0.0.1 only, for curl, an app or the
-      iOS simulator. Writes are kept while it runs; a write repeated with the
-      same Idempotency-Key header is answered again and applied once.
+    Serves the fake Catalog API (the DummyJSON products contract, the 194 real
+    records) as an HTTP/1.1 server on 127.0.0.1 only, for curl, an app or the
+    iOS simulator. Writes are kept while it runs; a write repeated with the
+    same Idempotency-Key header is answered again and applied once.
 
-      OPTIONS:
-      \(options.joined(separator: "\n"))
-        -h, --help       Show this help.
+    OPTIONS:
+    \(Declaration.helpLines(declarations))
+      -h, --help       Show this help.
 
-      WHILE IT RUNS, type a command on its terminal, or POST it to /__admin
-      (curl -d 'latency 500' http://127.0.0.1:8080/__admin):
-      \(ControlCommand.summary.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+    WHILE IT RUNS, type a command on its terminal, or POST it to /__admin
+    (curl -d 'latency 500' http://127.0.0.1:8080/__admin):
+    \(ControlCommand.summary.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
 
-      Offline means the port is closed: clients see "connection refused"
-      (URLError.cannotConnectToHost). Each request is logged on one line:
-      method, target, status, bytes, milliseconds. Ctrl-C stops the server.
-      """
+    Offline means the port is closed: clients see "connection refused"
+    (URLError.cannotConnectToHost). Each request is logged on one line:
+    method, target, status, bytes, milliseconds. Ctrl-C stops the server.
+    """
   }
 }

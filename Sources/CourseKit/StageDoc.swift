@@ -89,6 +89,21 @@ struct StageDoc {
     return spans
   }
 
+  /// A heading's anchor as GitHub and most Markdown viewers make it: lower case,
+  /// spaces as hyphens, and only letters, digits, `-` and `_` kept
+  /// (`Task 3: Map rows` gives `task-3-map-rows`).
+  static func anchor(of heading: String) -> String {
+    var slug = ""
+    for character in heading.lowercased() {
+      if character.isLetter || character.isNumber || character == "-" || character == "_" {
+        slug.append(character)
+      } else if character == " " {
+        slug.append("-")
+      }
+    }
+    return slug
+  }
+
   static func isFence(_ line: String) -> Bool {
     let trimmed = line.drop { $0 == " " }
     return trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")

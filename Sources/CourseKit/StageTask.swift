@@ -38,17 +38,7 @@ public struct StageTask: Sendable, Equatable {
 
   /// The heading's anchor as GitHub and most Markdown viewers make it:
   /// `task-3-map-rows-to-products-and-back`.
-  public var anchor: String {
-    var slug = ""
-    for character in heading.lowercased() {
-      if character.isLetter || character.isNumber || character == "-" || character == "_" {
-        slug.append(character)
-      } else if character == " " {
-        slug.append("-")
-      }
-    }
-    return slug
-  }
+  public var anchor: String { StageDoc.anchor(of: heading) }
 
   /// Where to read about the task: `Docs/04-LocalPersistence.md#task-3-map-rows-to-products-and-back`.
   public func section(in stage: Stage) -> String { "\(stage.doc)#\(anchor)" }

@@ -29,50 +29,75 @@ public struct SwiftPackage: Sendable {
   /// few turns the test's later waits get once it has met its limit.
   static let launchRoom: Double = 5
 
+  /// The build system to build and test with: the toolchain's default unless `course` was told otherwise.
+  public var buildSystem: BuildSystem
+
   /// Makes a package driver.
-  public init(workspace: Workspace, runner: any CommandRunning) {
+  ///
+  /// - Parameter buildSystem: By default, the native build system as the toolchain's default (no option passed).
+  public init(
+    workspace: Workspace, runner: any CommandRunning,
+    buildSystem: BuildSystem = BuildSystem(kind: .native, isToolchainDefault: true)
+  ) {
     self.workspace = workspace
     self.runner = runner
+    self.buildSystem = buildSystem
   }
 
-  /// The build system `course` asks SwiftPM for, whatever the toolchain's default.
-  ///
-  /// SwiftPM's default becomes Swift Build (`swiftbuild`) from 6.4. It lays out
-  /// `.build` differently (no `…PackageTests.xctest`), and it starts one test
-  /// runner per test target, each writing the whole event stream to the one
-  /// `--experimental-event-stream-output` path, so the last runner's empty run
-  /// would overwrite the stage's. The native build system makes one test
-  /// binary, one stream and the layout below; every Swift 6 SwiftPM has it.
-  public static let buildSystem = ["--build-system", "native"]
-
   /// The command that builds every target, tests included.
-  public static let buildCommand = ["swift", "build"] + buildSystem + ["--build-tests"]
+  public var buildCommand: [String] { ["swift", "build"] + buildSystem.options + ["--build-tests"] }
+
+  /// The command that builds one test product and what it needs, such as `Lesson01Tests`.
+  ///
+  /// Only Swift Build makes a product of each test target (`canBuildAlone`).
+  public func buildCommand(testProduct: String) -> [String] {
+    ["swift", "build"] + buildSystem.options + ["--product", testProduct]
+  }
+
+  /// Whether `testProduct` can be built by itself and then run by its own runner.
+  ///
+  /// Under Swift Build on Linux, `swift build --product NameTests` relinks
+  /// `NameTests.so`, and the `NameTests-test-runner` beside it loads it when it
+  /// starts; but only a build of every test target (`--build-tests`) makes that
+  /// runner. So the first build is a whole one, and on macOS, where the tests
+  /// are bundles that `swift test` starts, every build is.
+  public func canBuildAlone(_ testProduct: String) -> Bool {
+    buildSystem.buildsTestTargetsApart && buildSystem.testRunner(of: testProduct, in: workspace.root) != nil
+  }
 
   /// The command that runs one test module on the built package, writing its event stream to `events`.
-  public static func testCommand(_ testModule: String, events: String) -> [String] {
-    ["swift", "test"] + buildSystem + [
-      "--skip-build", "--filter", "\(testModule)\\.",
+  ///
+  /// Where the build made an executable that runs the module's tests
+  /// (`BuildSystem.testRunner`), that executable, which takes the options
+  /// `swift test` would pass it: 0.1 s instead of a second or more of `swift
+  /// test` around it, and under Swift Build one runner instead of one per test
+  /// target. Otherwise `swift test --skip-build`.
+  public func testCommand(_ testModule: String, events: String) -> [String] {
+    let options = [
+      "--filter", "\(testModule)\\.",
       "--experimental-event-stream-output", events, "--experimental-event-stream-version", "0",
     ]
+    if let runner = buildSystem.testRunner(of: testModule, in: workspace.root) {
+      return [runner.path, "--testing-library", "swift-testing"] + options
+    }
+    return ["swift", "test"] + buildSystem.options + ["--skip-build"] + options
   }
 
   /// Whether the tests have been built before; the first build is the slow one.
-  ///
-  /// `swift run course` creates `.build` (and an empty `…PackageTests.build`) for
-  /// the tool alone, so look for the test product, `…PackageTests.xctest` on
-  /// Linux and macOS alike.
-  public var hasBeenBuilt: Bool {
-    let products = (try? FileManager.default.contentsOfDirectory(atPath: workspace.url(".build/debug").path)) ?? []
-    return products.contains { $0.hasSuffix("PackageTests.xctest") }
-  }
+  public var hasBeenBuilt: Bool { buildSystem.hasBuiltTests(in: workspace.root) }
 
-  /// Builds every target, tests included.
+  /// Builds every target, tests included, or one test product and what it needs.
   ///
-  /// - Parameter progress: Called with `(done, total)` as the build reports its steps.
+  /// - Parameters:
+  ///   - testProduct: The test product to build alone, such as `Lesson01Tests`
+  ///     (Swift Build only, see `buildCommand(testProduct:)`); `nil` builds everything.
+  ///   - progress: Called with `(done, total)` as the build reports its steps.
   /// - Throws: `CourseError.buildFailed` with the compiler's error lines.
-  public func build(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws {
+  public func build(testProduct: String? = nil, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
+    throws
+  {
     let result = try runner.run(
-      Self.buildCommand, in: workspace.root, timeout: buildTimeout
+      testProduct.map(buildCommand(testProduct:)) ?? buildCommand, in: workspace.root, timeout: buildTimeout
     ) { line in
       if let step = Self.buildStep(line) { progress(step.done, step.total) }
     }
@@ -100,11 +125,17 @@ public struct SwiftPackage: Sendable {
     try? FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
     let events = logs.appendingPathComponent("\(testModule).events.jsonl")
     try? FileManager.default.removeItem(at: events)
-    let result = try runner.run(
-      Self.testCommand(testModule, events: events.path), in: workspace.root, timeout: suiteTimeout
-    ) { _ in }
+    let command = testCommand(testModule, events: events.path)
+    let result = try runner.run(command, in: workspace.root, timeout: suiteTimeout) { _ in }
     var log = result.output
-    if result.timedOut, !log.split(whereSeparator: \.isNewline).contains(where: { Self.buildStep(String($0)) == nil }) {
+    let silent = !log.split(whereSeparator: \.isNewline).contains { Self.buildStep(String($0)) == nil }
+    if result.timedOut, silent, command.first != "swift" {
+      // The test runner itself ran: what it printed is all there is.
+      log +=
+        "\n(course) The test runner printed nothing before it was stopped after \(Int(suiteTimeout)) s. The tests "
+        + "that never ended are named in course's report. Run in a terminal, it shows the runtime's own warnings "
+        + "as they happen: \(command.prefix(5).joined(separator: " "))\n"
+    } else if result.timedOut, silent {
       // What a learner finds when the report sends them here after a hang.
       log +=
         "\n(course) swift test passed on none of the test run's output before it was stopped after "

@@ -14,6 +14,12 @@ import Foundation
 /// Records are read independently; a line that does not decode (the last one of
 /// a run that was killed mid-write) or has an unknown kind is skipped, as the
 /// schema asks.
+///
+/// A stream may hold several runs one after the other: Swift Build makes one
+/// test runner per test target, and SwiftPM 6.4 writes their streams into the
+/// one file in turn (6.3 lets each runner overwrite the last; `course` then
+/// runs the runner it needs itself). The runs are read as one: every test of
+/// each, and the whole ended only when every run that started ended.
 struct TestEventStream {
   /// One test function, in the order the stream declared it.
   struct Function: Equatable {
@@ -31,8 +37,14 @@ struct TestEventStream {
   private(set) var runningIDs: [String] = []
   /// Ids of test functions that started, in the order they started.
   private(set) var startedIDs: [String] = []
-  /// Whether the run reached its end; no `runEnded` means the process died or was stopped.
-  private(set) var runEnded = false
+  /// Whether the run reached its end, every run of it when it holds several; a
+  /// run without its `runEnded` means its process died or was stopped.
+  var runEnded: Bool { runsEnded > 0 && runsEnded >= runsStarted }
+  /// How many runs started (`runStarted`) and how many ended (`runEnded`).
+  private var runsStarted = 0
+  private var runsEnded = 0
+  /// The ids of `functions`, to find one fast.
+  private var functionIDs: Set<String> = []
   /// What each failing issue said, in the order recorded: the test's id and the issue's messages.
   private(set) var failures: [(testID: String, messages: [String])] = []
   /// What each skip said (its comment, in the runner's words), by test id, in order.
@@ -74,7 +86,8 @@ struct TestEventStream {
     let payload = record.payload
     switch (record.kind, payload.kind) {
     case ("test", "function"):
-      guard let id = payload.id, let name = payload.name else { return }
+      guard let id = payload.id, let name = payload.name, !functionIDs.contains(id) else { return }
+      functionIDs.insert(id)
       functions.append(Function(id: id, name: name))
       names[id] = name
       if let fileID = payload.sourceLocation?.fileID {
@@ -83,14 +96,14 @@ struct TestEventStream {
     case ("test", _):
       if let id = payload.id, let name = payload.name { names[id] = name }
     case ("event", "testStarted"):
-      if let id = payload.testID, functions.contains(where: { $0.id == id }) {
+      if let id = payload.testID, functionIDs.contains(id) {
         runningIDs.append(id)
         if !startedIDs.contains(id) { startedIDs.append(id) }
       }
     case ("event", "testEnded"):
       runningIDs.removeAll { $0 == payload.testID }
     case ("event", "testSkipped"):
-      if let id = payload.testID, functions.contains(where: { $0.id == id }), !skippedIDs.contains(id) {
+      if let id = payload.testID, functionIDs.contains(id), !skippedIDs.contains(id) {
         skippedIDs.append(id)
         skips.append((id, payload.texts))
       }
@@ -99,8 +112,10 @@ struct TestEventStream {
       let id = payload.testID ?? "the test run"
       if !failedIDs.contains(id) { failedIDs.append(id) }
       failures.append((id, payload.texts))
+    case ("event", "runStarted"):
+      runsStarted += 1
     case ("event", "runEnded"):
-      runEnded = true
+      runsEnded += 1
     default:
       break
     }

@@ -82,15 +82,15 @@ struct CheckTests {
   @Test func skipsABuildWhenNothingChangedSinceTheLastOne() throws {
     let folder = try TemporaryWorkspace()
     let first = folder.run(.check(stage: "01"))
-    #expect(first.runner.recorded.first == SwiftPackage.buildCommand)
+    #expect(first.runner.recorded.first == folder.buildCommand())
     let second = folder.run(.check(stage: "01"))
-    #expect(!second.runner.recorded.contains(SwiftPackage.buildCommand), "nothing changed, so no build")
+    #expect(!second.runner.recorded.contains(folder.buildCommand()), "nothing changed, so no build")
     try folder.write("Lessons/01-Intro/A.swift", "struct A {}\n")
     try FileManager.default.setAttributes(
       [.modificationDate: Date().addingTimeInterval(60)],
       ofItemAtPath: folder.workspace.root.appendingPathComponent("Lessons/01-Intro/A.swift").path)
     let third = folder.run(.check(stage: "01"))
-    #expect(third.runner.recorded.first == SwiftPackage.buildCommand, "a lesson file changed")
+    #expect(third.runner.recorded.first == folder.buildCommand(), "a lesson file changed")
   }
 
   @Test func statusNamesTheFirstFailingTaskAndTheHintsUsed() throws {

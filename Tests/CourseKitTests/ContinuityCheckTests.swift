@@ -1,6 +1,7 @@
-import CourseKit
 import Foundation
 import Testing
+
+@testable import CourseKit
 
 /// `course verify` checks that Lesson NN starts where Solution NN-1 ended (contract item 3).
 struct ContinuityCheckTests {
@@ -16,6 +17,20 @@ struct ContinuityCheckTests {
         + TemporaryWorkspace.tasks)
     try folder.write("Docs/02-Next-Designs.md", "# Designs\n")
     return folder
+  }
+
+  /// The course itself: every lesson starts from the solution before it, so a
+  /// maintainer learns in seconds that `course propagate` left no copy behind.
+  @Test func everyStageOfTheCourseStartsFromThePreviousSolution() {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let workspace = Workspace(root: root)
+    let stages = workspace.stages()
+    #expect(stages.count >= 5)
+    for (index, stage) in stages.enumerated() {
+      let checks = ContinuityCheck.checks(for: stage, after: index > 0 ? stages[index - 1] : nil, in: workspace)
+      #expect(checks.allSatisfy { $0.ok }, "\(stage.folder): \(checks.filter { !$0.ok }.map(\.text))")
+    }
   }
 
   @Test func repeatingThePreviousSolutionKeepsTheContract() throws {

@@ -8,7 +8,7 @@ struct CourseTests {
     let (status, output, runner) = folder.run(.verify)
     #expect(status == 0, "output: \(output)")
     #expect(output.contains("All 1 stage(s) keep the contract."))
-    #expect(runner.recorded.first == SwiftPackage.buildCommand, "verify builds before it tests")
+    #expect(runner.recorded.first == folder.buildCommand(), "verify builds before it tests")
   }
 
   @Test func verifyFailsWhenTheStartingCodeIsTheSolution() throws {

@@ -48,12 +48,22 @@ struct TemporaryWorkspace: ~Copyable {
   }
 
   /// Runs `course` on this workspace with a stub runner that gives `answers`.
-  func run(_ command: Command, answers: @escaping @Sendable ([String]) -> CannedRun = CannedRun.answer())
-    -> (status: Int32, output: String, runner: StubCommandRunner)
-  {
+  func run(
+    _ command: Command, answers: @escaping @Sendable ([String]) -> CannedRun = CannedRun.answer(),
+    buildSystem: BuildSystem = Self.defaultBuildSystem
+  ) -> (status: Int32, output: String, runner: StubCommandRunner) {
     let runner = StubCommandRunner(answers: answers)
-    let (status, output) = run(command, with: runner)
+    let (status, output) = run(command, with: runner, buildSystem: buildSystem)
     return (status, output, runner)
+  }
+
+  /// The build system of a run that names none: the native one, as the toolchain's default.
+  static let defaultBuildSystem = BuildSystem(kind: .native, isToolchainDefault: true)
+
+  /// The command with which `course` builds everything here, under `buildSystem`.
+  func buildCommand(_ buildSystem: BuildSystem = Self.defaultBuildSystem) -> [String] {
+    SwiftPackage(workspace: workspace, runner: StubCommandRunner { _ in CannedRun() }, buildSystem: buildSystem)
+      .buildCommand
   }
 
   /// Runs `course` on this workspace with `runner`, and returns its exit status and output.
@@ -63,11 +73,12 @@ struct TemporaryWorkspace: ~Copyable {
   ///   - pause: Stands for `watch`'s wait between two looks at the files; never sleeps.
   func run(
     _ command: Command, with runner: any CommandRunning, interruption: Interruption = Interruption(),
-    pause: @escaping @Sendable (Double) -> Void = { _ in }
+    pause: @escaping @Sendable (Double) -> Void = { _ in }, buildSystem: BuildSystem = Self.defaultBuildSystem
   ) -> (status: Int32, output: String) {
     let output = Mutex("")
     let course = Course(
-      package: SwiftPackage(workspace: workspace, runner: runner), style: Style(colored: false),
+      package: SwiftPackage(workspace: workspace, runner: runner, buildSystem: buildSystem),
+      style: Style(colored: false),
       isTerminal: false, write: { text in output.withLock { $0 += text } }, interruption: interruption,
       pause: pause)
     let status = course.run(command)

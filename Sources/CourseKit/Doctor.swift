@@ -1,0 +1,320 @@
+import Foundation
+
+/// `course doctor`'s checks: what makes a laptop fail on the day, found before it.
+///
+/// Each check looks at the laptop, not at the course's build, so the doctor runs
+/// before the first build and needs no test target: it asks `swift` for its
+/// version and SwiftPM for its default build system, looks for files, tries a port, and times
+/// one small compile. A check that blocks the course makes `course doctor` exit
+/// non-zero; a warning does not.
+struct Doctor: Sendable {
+  /// What the doctor may look at; `system` is the real laptop, tests pass their own.
+  struct Environment: Sendable {
+    /// Whether SQLite comes from the system's headers (Linux) rather than the SDK.
+    var needsSQLiteHeaders: Bool
+    var isMac: Bool
+    /// Where SQLite's header may be.
+    var sqliteHeaders: [String]
+    /// Free bytes on the volume that holds a path; `nil` when unknown.
+    var freeBytes: @Sendable (URL) -> Int64?
+    /// Whether `course serve` could listen on a port now.
+    var portIsFree: @Sendable (UInt16) -> Bool
+    /// The user's home folder, for DerivedData on a Mac.
+    var home: URL
+    /// Cores, for the build estimate.
+    var cores: Int
+    /// A folder for the timed compile's scratch files.
+    var scratch: URL
+
+    static func system(portIsFree: @escaping @Sendable (UInt16) -> Bool) -> Environment {
+      #if canImport(Darwin)
+        let mac = true
+      #else
+        let mac = false
+      #endif
+      return Environment(
+        needsSQLiteHeaders: !mac, isMac: mac,
+        sqliteHeaders: ["/usr/include/sqlite3.h", "/usr/local/include/sqlite3.h"],
+        freeBytes: { url in
+          let attributes = try? FileManager.default.attributesOfFileSystem(forPath: url.path)
+          return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
+        },
+        portIsFree: portIsFree, home: FileManager.default.homeDirectoryForCurrentUser,
+        cores: ProcessInfo.processInfo.activeProcessorCount,
+        scratch: FileManager.default.temporaryDirectory.appendingPathComponent("course-doctor-\(UUID().uuidString)"))
+    }
+  }
+
+  let workspace: Workspace
+  let runner: any CommandRunning
+  /// The build system `course` builds with in this run.
+  let buildSystem: BuildSystem
+  let environment: Environment
+
+  /// `course serve`'s default port.
+  static let servePort = ServeOptions().port
+  /// A full build with tests needs about 2.6 GiB under `.build` (measured on Linux
+  /// with Swift 6.3.1, debug); below `blockingFree` it cannot finish.
+  static let blockingFree: Int64 = 3 << 30
+  static let warningFree: Int64 = 6 << 30
+
+  /// The timed compile as measured on the reference machine, and the cold
+  /// `swift build --build-tests` there: 2 cores, Swift 6.3.1, Linux.
+  static let referenceCompile = 1.9
+  static let referenceBuild = 300.0
+  static let referenceCores = 2
+
+  /// Runs every check, in the order they are shown.
+  func run() throws -> DoctorReport {
+    var checks = [try swiftVersion()]
+    checks.append(try buildSystemCheck())
+    if environment.needsSQLiteHeaders { checks.append(sqliteHeaders()) }
+    if environment.isMac { checks.append(try xcodeSelected()) }
+    checks.append(try gitClone())
+    checks.append(solutionLinks())
+    checks.append(contentsOf: diskSpace())
+    checks.append(buildFolderWritable())
+    checks.append(servePortFree())
+    let (compile, estimate) = try timedCompile()
+    checks.append(compile)
+    return DoctorReport(checks: checks, firstBuildSeconds: estimate)
+  }
+
+  // MARK: The toolchain
+
+  private func output(_ arguments: [String], timeout: Double = 60) throws -> CommandResult? {
+    do {
+      return try runner.run(arguments, in: workspace.root, timeout: timeout) { _ in }
+    } catch CourseError.interrupted {
+      throw CourseError.interrupted
+    } catch {
+      return nil
+    }
+  }
+
+  /// The toolchain's version, `6.3.1`, from `swift --version`.
+  static func swiftVersion(in text: String) -> [Int]? {
+    guard let range = text.range(of: "Swift version ") else { return nil }
+    let word = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+    let parts = word.split(separator: ".").compactMap { Int($0) }
+    return parts.isEmpty ? nil : parts
+  }
+
+  func swiftVersion() throws -> DoctorCheck {
+    guard let result = try output(["swift", "--version"]), result.status == 0,
+      let version = Self.swiftVersion(in: result.output)
+    else {
+      return DoctorCheck(
+        id: "swift", verdict: .blocking, summary: "`swift --version` did not run",
+        fix: "install Swift 6.0 or later (swift.org/install; on a Mac, Xcode 16 or later) and put it on PATH")
+    }
+    let text = version.map(String.init).joined(separator: ".")
+    guard !version.lexicographicallyPrecedes([6, 0]) else {
+      return DoctorCheck(
+        id: "swift", verdict: .blocking, summary: "Swift \(text): the course needs 6.0 or later",
+        fix: "install Swift 6.0 or later (swift.org/install; on a Mac, Xcode 16 or later)")
+    }
+    return DoctorCheck(id: "swift", verdict: .ok, summary: "Swift \(text)")
+  }
+
+  /// The build system SwiftPM uses when told nothing (`BuildSystem.askDefault`), and the one `course` uses.
+  func buildSystemCheck() throws -> DoctorCheck {
+    let standard = try BuildSystem.askDefault(runner: runner, in: workspace.root)
+    let name = standard == .swiftbuild ? "Swift Build" : "the native build system"
+    let chosen = buildSystem.kind == standard ? "" : "; `course` builds with \(buildSystem)"
+    return DoctorCheck(
+      id: "build-system", verdict: .ok,
+      summary: "SwiftPM builds with \(name) (`\(standard.rawValue)`) by default\(chosen)")
+  }
+
+  func sqliteHeaders() -> DoctorCheck {
+    guard let found = environment.sqliteHeaders.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+      return DoctorCheck(
+        id: "sqlite", verdict: .blocking, summary: "SQLite's headers are missing (stages 04 to 08 link SQLite)",
+        fix: "sudo apt-get install libsqlite3-dev (Fedora: sudo dnf install sqlite-devel)")
+    }
+    return DoctorCheck(id: "sqlite", verdict: .ok, summary: "SQLite headers at \(found)")
+  }
+
+  func xcodeSelected() throws -> DoctorCheck {
+    guard let result = try output(["xcode-select", "-p"]), result.status == 0 else {
+      return DoctorCheck(
+        id: "xcode", verdict: .warning, summary: "`xcode-select -p` did not run",
+        fix: "install Xcode 16 or later, then sudo xcode-select -s /Applications/Xcode.app")
+    }
+    let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !path.contains("CommandLineTools") else {
+      return DoctorCheck(
+        id: "xcode", verdict: .warning, summary: "the Command Line Tools are selected, not Xcode",
+        fix: "sudo xcode-select -s /Applications/Xcode.app (swift test needs Xcode's testing libraries)")
+    }
+    return DoctorCheck(id: "xcode", verdict: .ok, summary: "Xcode selected")
+  }
+
+  // MARK: The folder
+
+  func gitClone() throws -> DoctorCheck {
+    guard let result = try output(["git", "rev-parse", "--is-inside-work-tree"], timeout: 30), result.status == 0,
+      result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+    else {
+      return DoctorCheck(
+        id: "git", verdict: .warning, summary: "this folder is not a git clone",
+        fix: "git clone the course rather than copying it: `course` reads your progress and resets lessons with git")
+    }
+    return DoctorCheck(id: "git", verdict: .ok, summary: "a git clone")
+  }
+
+  /// Every stage's solution suite is read through a link in Tests/SolutionLinks; a
+  /// copy made without git (a zip, a file share) may turn the links into files.
+  func solutionLinks() -> DoctorCheck {
+    var broken: [String] = []
+    for stage in workspace.stages() where workspace.exists("Tests/\(stage.folder)") {
+      var isFolder: ObjCBool = false
+      let link = workspace.url("Tests/SolutionLinks/\(stage.folder)")
+      if !FileManager.default.fileExists(atPath: link.path, isDirectory: &isFolder) || !isFolder.boolValue {
+        broken.append(stage.folder)
+      }
+    }
+    guard broken.isEmpty else {
+      return DoctorCheck(
+        id: "links", verdict: .blocking,
+        summary: "Tests/SolutionLinks/\(broken[0]) is not a link to Tests/\(broken[0])"
+          + (broken.count > 1 ? " (and \(broken.count - 1) more)" : ""),
+        fix: "git clone the course again (on Windows: git config --global core.symlinks true first)")
+    }
+    return DoctorCheck(id: "links", verdict: .ok, summary: "Tests/SolutionLinks resolve")
+  }
+
+  static func gibibytes(_ bytes: Int64) -> String {
+    String(format: "%.1f GiB", Double(bytes) / Double(1 << 30))
+  }
+
+  func diskSpace() -> [DoctorCheck] {
+    var places = [("disk", workspace.root, ".build")]
+    if environment.isMac {
+      places.append(("derived-data", environment.home.appendingPathComponent("Library/Developer"), "DerivedData"))
+    }
+    return places.map { id, url, what in
+      guard let free = environment.freeBytes(url) else {
+        return DoctorCheck(id: id, verdict: .warning, summary: "free space for \(what) unknown", fix: "keep 6 GiB free")
+      }
+      let summary = "\(Self.gibibytes(free)) free for \(what)"
+      if free < Self.blockingFree {
+        return DoctorCheck(
+          id: id, verdict: .blocking, summary: summary + ": a full build needs about 3 GiB",
+          fix: "free at least \(Self.gibibytes(Self.warningFree - free)) on this disk")
+      }
+      if free < Self.warningFree {
+        return DoctorCheck(
+          id: id, verdict: .warning, summary: summary + ": tight",
+          fix: "free some space: a full build needs about 3 GiB")
+      }
+      return DoctorCheck(id: id, verdict: .ok, summary: summary)
+    }
+  }
+
+  func buildFolderWritable() -> DoctorCheck {
+    let folder = workspace.url(".build/course")
+    let probe = folder.appendingPathComponent("doctor-\(UUID().uuidString).probe")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data("probe".utf8).write(to: probe)
+      try FileManager.default.removeItem(at: probe)
+    } catch {
+      return DoctorCheck(
+        id: "build-folder", verdict: .blocking, summary: ".build cannot be written",
+        fix: "sudo chown -R \"$(whoami)\" .build (or delete .build); never build the course with sudo")
+    }
+    return DoctorCheck(id: "build-folder", verdict: .ok, summary: ".build is writable")
+  }
+
+  func servePortFree() -> DoctorCheck {
+    let port = Self.servePort
+    guard environment.portIsFree(port) else {
+      return DoctorCheck(
+        id: "port", verdict: .warning, summary: "port \(port) is taken, the default of `course serve`",
+        fix: "stop what listens on \(port) (lsof -i :\(port)), or run `course serve --port 0`")
+    }
+    return DoctorCheck(id: "port", verdict: .ok, summary: "port \(port) is free for `course serve`")
+  }
+
+  // MARK: The timed compile
+
+  /// A small Swift file much like a stage's: Foundation, a protocol, generics, Codable, an actor.
+  static let probeSource: String = {
+    var source =
+      "import Foundation\n\nprotocol Source: Sendable { associatedtype Item: Codable; func load() async throws -> [Item] }\n"
+    for index in 0..<24 {
+      source += """
+
+        struct Item\(index): Codable, Hashable, Sendable { var id: Int; var title: String; var price: Decimal; var tags: [String]; var updated: Date? }
+        actor Store\(index): Source {
+          private var items: [Int: Item\(index)] = [:]
+          func load() async throws -> [Item\(index)] { items.values.sorted { $0.id < $1.id } }
+          func save(_ new: [Item\(index)]) { for item in new { items[item.id] = item } }
+        }
+        func decode\(index)(_ data: Data) throws -> [Item\(index)] { try JSONDecoder().decode([Item\(index)].self, from: data) }
+
+        """
+    }
+    return source
+  }()
+
+  /// Compiles `probeSource` and scales the time to a first full build.
+  func timedCompile() throws -> (DoctorCheck, Int?) {
+    let folder = environment.scratch
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("Probe.swift")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data(Self.probeSource.utf8).write(to: source)
+    } catch {
+      return (
+        DoctorCheck(
+          id: "compile", verdict: .warning, summary: "no scratch folder for a timed compile",
+          fix: "check that \(FileManager.default.temporaryDirectory.path) is writable"), nil
+      )
+    }
+    let started = ContinuousClock.now
+    let result = try output(
+      [
+        "swiftc", "-parse-as-library", "-module-name", "Probe", "-Onone", "-c", source.path, "-o",
+        folder.appendingPathComponent("Probe.o").path,
+      ], timeout: 120)
+    let seconds = Double((ContinuousClock.now - started) / .milliseconds(1)) / 1000
+    guard let result, result.status == 0, !result.timedOut else {
+      let reason = result.map { $0.timedOut ? "ran past 120 s" : "failed" } ?? "did not run"
+      return (
+        DoctorCheck(
+          id: "compile", verdict: .blocking, summary: "a one-file compile \(reason)",
+          fix: "run `swift build` to see the compiler's error; reinstall the toolchain if swiftc is missing"), nil
+      )
+    }
+    let estimate = Self.firstBuildEstimate(compileSeconds: seconds, cores: environment.cores)
+    let summary =
+      String(format: "a one-file compile took %.1f s: ", seconds)
+      + "the first full build should take about \(Self.minutes(estimate))"
+    // Past half an hour the morning goes to building: build the evening before.
+    if estimate > 30 * 60 {
+      return (
+        DoctorCheck(
+          id: "compile", verdict: .warning, summary: summary,
+          fix: "run `swift build --build-tests` before the day, with the laptop plugged in"), estimate
+      )
+    }
+    return (DoctorCheck(id: "compile", verdict: .ok, summary: summary), estimate)
+  }
+
+  /// The reference machine's cold build, scaled by this compile's speed and by cores.
+  static func firstBuildEstimate(compileSeconds: Double, cores: Int) -> Int {
+    let speed = compileSeconds / referenceCompile
+    // Builds run about `cores` compiles at once; past 8 cores the linker and the
+    // order of modules keep most of them waiting.
+    let parallel = Double(referenceCores) / Double(min(max(cores, 1), 8))
+    return Int((referenceBuild * speed * parallel).rounded())
+  }
+
+  static func minutes(_ seconds: Int) -> String {
+    seconds < 90 ? "\(max(1, seconds / 10) * 10) s" : "\(Int((Double(seconds) / 60).rounded())) min"
+  }
+}
