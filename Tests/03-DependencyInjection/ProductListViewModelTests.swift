@@ -142,7 +142,7 @@ struct ProductListViewModelTests {
       calls == 1,
       guide.task(
         5,
-        "a load() while one is running must not fetch again (with a flag: check and set it before the first await): expected 1 fetch, the spy counted \(calls)"
+        "a load() while one is running must not fetch again (whatever marks a load as running must be set before the first await): expected 1 fetch, the spy counted \(calls)"
       ))
     #expect(
       viewModel.state == .loaded([.sample(id: 1)]),
