@@ -69,13 +69,6 @@ public enum Command: Sendable, Equatable {
       }
       return .propagate(file: file, dryRun: flags.contains("--dry-run"))
     },
-    Syntax(name: "propagate", arguments: ["FILE"], flags: ["--dry-run"]) { arguments, flags in
-      guard let file = arguments.first else {
-        throw CourseError.usage(
-          "Name the file you edited: `swift run course propagate Solutions/02-DataSources/ProductDTO.swift`.")
-      }
-      return .propagate(file: file, dryRun: flags.contains("--dry-run"))
-    },
   ]
 
   /// Parses the arguments after the program name.
@@ -270,7 +263,6 @@ public enum Command: Sendable, Equatable {
     Leaves the classroom `course join` joined: the instructor's page drops
     your row, and nothing more is sent.
     """,
-    "demo": DemoOptions.help,
     "demo": DemoOptions.help,
     "status": """
     USAGE: swift run course [status]
