@@ -79,7 +79,7 @@ public struct Snapshot: Sendable, Equatable, Codable {
 
   // MARK: Limits
 
-  /// The largest snapshot body read, in bytes; a real one is about 250.
+  /// The largest snapshot body read, in bytes; a real one is about 180.
   public static let maxBytes = 2_048
   /// The most tasks a stage has, and the most stages.
   static let maxTasks = 99

@@ -12,8 +12,11 @@ import Testing
 /// `course classroom` over real loopback sockets, and its answers in process.
 struct ClassroomServerTests {
   /// Starts a classroom on a free port of 127.0.0.1 for one test.
-  static func withClassroom(_ body: (ClassroomServer) async throws -> Void) async throws {
-    let room = try Room(path: ":memory:", stages: RoomTests.stages)
+  /// The room's clock stands still unless the test moves it, so no count depends on how fast the machine is.
+  static func withClassroom(
+    clock: RoomTests.Clock = RoomTests.Clock(), _ body: (ClassroomServer) async throws -> Void
+  ) async throws {
+    let room = try Room(path: ":memory:", stages: RoomTests.stages, now: { clock.now })
     let classroom = ClassroomServer(room: room, configuration: .init(port: 0))
     try classroom.start()
     defer { classroom.stop() }

@@ -87,7 +87,7 @@ struct DoctorTests {
   ])
   func somethingThatBlocksTheCourseExits1WithItsFix(broken: String, fix: String) throws {
     let folder = try Self.workspace(link: broken != "links")
-    let environment = try Self.laptop(headerExists: broken != "sqlite", free: broken == "disk" ? 1 << 30 : 40 << 30)
+    let environment = try Self.laptop(headerExists: broken != "sqlite", free: broken == "disk" ? 1 << 29 : 40 << 30)
     let answers = Self.answers(
       version: broken == "swift" ? "Swift version 5.10 (swift-5.10-RELEASE)" : "Swift version 6.3.1",
       compiles: broken != "compile")
@@ -100,7 +100,7 @@ struct DoctorTests {
   @Test func warningsExitZeroAndAreNamed() throws {
     let folder = try Self.workspace()
     let (status, output) = try Self.run(
-      folder, environment: try Self.laptop(free: 5 << 30, portFree: false), answers: Self.answers(git: "no"))
+      folder, environment: try Self.laptop(free: 2 << 30, portFree: false), answers: Self.answers(git: "no"))
     #expect(status == 0, "warnings do not block:\n\(output)")
     #expect(output.contains("course doctor: warnings · warnings: git, disk, port"), "\(output)")
     #expect(output.contains("fix: stop what listens on 8080"), "\(output)")
@@ -148,7 +148,7 @@ struct DoctorTests {
     #expect(Doctor.swiftVersion(in: text) == version)
   }
 
-  @Test(arguments: [(1.9, 2, 300), (3.8, 2, 600), (1.9, 8, 75), (1.9, 64, 75)])
+  @Test(arguments: [(1.2, 2, 270), (2.4, 2, 540), (1.2, 8, 68), (1.2, 64, 68)])
   func estimatesTheFirstBuildFromTheCompileAndTheCores(compile: Double, cores: Int, seconds: Int) {
     #expect(Doctor.firstBuildEstimate(compileSeconds: compile, cores: cores) == seconds)
   }
