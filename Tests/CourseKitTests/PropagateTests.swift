@@ -50,6 +50,10 @@ struct PropagateTests {
       "Docs/05-Capstone.md",
       "# Capstone\n\n## What you start with\n\n- `Domain.swift`: the domain\n\n" + TemporaryWorkspace.decisions
         + "## Your files\n\n- `Domain.swift`: Task 1\n\n## Tasks\n\n" + TemporaryWorkspace.tasks)
+    // From stage 02 on, each stage has its designs doc, read after passing (course verify checks it).
+    for stage in ["02-Data", "03-Repo", "04-Cache", "05-Capstone"] {
+      try folder.write("Docs/\(stage)-Designs.md", "# \(stage), after you pass\n")
+    }
     return folder
   }
 
