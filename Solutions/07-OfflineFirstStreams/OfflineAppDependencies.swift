@@ -21,7 +21,7 @@ final class OfflineAppDependencies: Sendable {
   /// The source of truth, for a screen that shows paging or the outbox.
   let store: OfflineProductStore
   /// The sync engine, for its statuses and conflicts.
-  let engine: ProductSyncEngine
+  let engine: any OutboxSyncing
   private let engineRun: Task<Void, any Error>
 
   /// Wires the app over one store and one catalog, and starts the engine.
@@ -45,13 +45,33 @@ final class OfflineAppDependencies: Sendable {
   ) {
     let remote = DeadlineRemoteDataSource(wrapping: remote, timeout: requestTimeout, clock: clock)
     let reads = RetryingProductRemoteDataSource(wrapping: remote, policy: retryPolicy, clock: clock, random: random)
-    let engine = ProductSyncEngine(
+    let engine = Self.makeSyncEngine(
       store: store, remote: remote, retryPolicy: retryPolicy, clock: clock, random: random,
       conflictPolicy: conflictPolicy)
     self.store = store
     self.engine = engine
     repository = OfflineFirstProductRepository(store: store, remote: reads, now: now)
     engineRun = Task { try await engine.run(connectivity: connectivity) }
+  }
+
+  /// The sync engine the app runs and the tests drive, sending the outbox
+  /// through stage 06's retries (`retryPolicy`, on `clock` and `random`) around `remote`.
+  ///
+  /// - Parameters:
+  ///   - store: The outbox and the products.
+  ///   - remote: The catalog.
+  ///   - retryPolicy: When to send a failed write again.
+  ///   - clock: What the retries' waits sleep on: `ContinuousClock()` in the app, a `TestClock` in tests.
+  ///   - random: The jitter source: `{ Double.random(in: 0..<1) }` in the app.
+  ///   - conflictPolicy: Who wins a conflict.
+  static func makeSyncEngine(
+    store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, retryPolicy: RetryPolicy = .standard,
+    clock: any Clock<Duration>, random: @escaping @Sendable () -> Double,
+    conflictPolicy: ConflictPolicy = .serverWins
+  ) -> any OutboxSyncing {
+    ProductSyncEngine(
+      store: store, remote: remote, retryPolicy: retryPolicy, clock: clock, random: random,
+      conflictPolicy: conflictPolicy)
   }
 
   /// The app as it ships: the database at `databasePath`, the catalog at `baseURL`.

@@ -18,7 +18,7 @@ import Foundation
 ///   running one looks for entries once more before it ends.
 /// - Everything it knows waits in the database, so a new engine after a restart
 ///   picks up where the last one stopped.
-actor ProductSyncEngine {
+actor ProductSyncEngine: OutboxSyncing {
   private let store: OfflineProductStore
   private let remote: any ProductSyncRemoteDataSource
   private let retrying: RetryingProductRemoteDataSource

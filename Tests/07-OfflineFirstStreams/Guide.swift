@@ -257,7 +257,7 @@ struct Harness {
   let clock: TestClock
   let store: OfflineProductStore
   let repository: OfflineFirstProductRepository
-  let engine: ProductSyncEngine
+  let engine: any OutboxSyncing
   private let keyLog = KeyLog()
 
   /// - Parameters:
@@ -278,7 +278,7 @@ struct Harness {
     self.clock = clock
     self.store = store
     repository = OfflineFirstProductRepository(store: store, remote: remote, now: testNow)
-    engine = ProductSyncEngine(
+    engine = OfflineAppDependencies.makeSyncEngine(
       store: store, remote: remote, retryPolicy: quickRetries, clock: clock, random: random,
       conflictPolicy: conflictPolicy)
   }

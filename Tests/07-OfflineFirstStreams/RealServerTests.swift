@@ -222,7 +222,7 @@ struct RealServerTests {
       puts == 1 && conflicts.isEmpty && outcomes.allSatisfy { $0.failure == nil },
       guide.task(
         5,
-        "expected two syncs asked for at once to send the edit once (the second joins the first), got \(puts) PUTs, conflicts \(conflicts), outcomes \(outcomes)"
+        "expected two syncs asked for at once to send the edit once (a second sync never sends what the first sends), got \(puts) PUTs, conflicts \(conflicts), outcomes \(outcomes)"
       ))
   }
 

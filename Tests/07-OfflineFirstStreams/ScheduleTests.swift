@@ -127,7 +127,7 @@ struct Schedule {
   private let file = TemporaryDatabase(inMemoryFileSystem: true)
   private var store: OfflineProductStore
   private var repository: OfflineFirstProductRepository
-  private var engine: ProductSyncEngine
+  private var engine: any OutboxSyncing
   private var addsMade = 0
 
   init(seed: UInt64) throws {
@@ -138,12 +138,12 @@ struct Schedule {
 
   /// The app's parts on the file, as a fresh launch makes them.
   private static func open(_ path: String, _ api: FakeCatalogAPI, _ clock: TestClock, seed: UInt64) throws -> (
-    OfflineProductStore, OfflineFirstProductRepository, ProductSyncEngine
+    OfflineProductStore, OfflineFirstProductRepository, any OutboxSyncing
   ) {
     let remote = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow)
     let store = try OfflineProductStore(path: path)
     let policies: [ConflictPolicy] = [.serverWins, .clientWins]
-    let engine = ProductSyncEngine(
+    let engine = OfflineAppDependencies.makeSyncEngine(
       store: store, remote: remote, retryPolicy: .never, clock: clock, random: { 0 },
       conflictPolicy: policies[Int(seed % 2)])
     return (store, OfflineFirstProductRepository(store: store, remote: remote, now: testNow), engine)

@@ -353,7 +353,7 @@ struct RunningEngine {
   let connectivity: AsyncStream<Bool>.Continuation
   let running: Task<Void, any Error>
 
-  init(_ engine: ProductSyncEngine) async {
+  init(_ engine: any OutboxSyncing) async {
     statuses = StreamReader(await engine.statuses())
     let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
     connectivity = continuation

@@ -11,14 +11,14 @@ struct OfflineEditTests {
   let api = FakeCatalogAPI()
   let store: OfflineProductStore
   let repository: OfflineFirstProductRepository
-  let engine: ProductSyncEngine
+  let engine: any OutboxSyncing
   let remote: URLSessionProductRemoteDataSource
 
   init() throws {
     remote = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: { Date() })
     store = try OfflineProductStore(path: ":memory:")
     repository = OfflineFirstProductRepository(store: store, remote: remote, now: { Date() })
-    engine = ProductSyncEngine(store: store, remote: remote, clock: TestClock(), random: { 0 })
+    engine = OfflineAppDependencies.makeSyncEngine(store: store, remote: remote, clock: TestClock(), random: { 0 })
   }
 
   /// The first product as the device holds it after a refresh, then renamed while offline.
