@@ -11,8 +11,8 @@ import LessonSupport
 extension SQLiteProductLocalDataSource: ProductCacheStore {
   /// Migration 3: a fetch time per product, and the cached lists with their order.
   ///
-  /// A product saved through stage 04's `save(_:)` keeps `fetched_at` NULL: its
-  /// age is unknown, so it is not a cache entry.
+  /// A product saved through stage 04's `save(_:)` gets no fetch time: its age
+  /// is unknown, so it is not a cache entry.
   static func migrateToVersion3(_ database: SQLiteConnection) throws {
     // TODO: Task 2. The schema of "The disk tier remembers fetch times" (Docs/05-CachingRepository.md).
     throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "migration 3 should add the cache's schema")

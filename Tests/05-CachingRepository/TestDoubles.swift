@@ -267,7 +267,8 @@ actor SpyProductRemoteDataSource: ProductRemoteDataSource {
 }
 
 /// Spy on the disk tier: forwards to a real store, counts reads and writes, and
-/// can make writes or reads fail.
+/// can make writes or reads fail. Given the repository's `now`, it fails the
+/// test naming Task 4 when a write is stamped with another time (`Date()`, say).
 actor SpyCacheStore: ProductCacheStore {
   struct WriteFailed: Error, Equatable, CustomStringConvertible {
     var description: String { "disk full" }
@@ -278,8 +279,22 @@ actor SpyCacheStore: ProductCacheStore {
   private(set) var writes = 0
   private var failsWrites = false
   private var failsReads = false
+  private let now: (@Sendable () -> Date)?
 
-  init(wrapping store: any ProductCacheStore = InMemoryProductCacheStore()) { self.store = store }
+  init(wrapping store: any ProductCacheStore = InMemoryProductCacheStore(), now: (@Sendable () -> Date)? = nil) {
+    self.store = store
+    self.now = now
+  }
+
+  /// Records an issue naming Task 4 when `fetchedAt` is not the repository's `now()`.
+  private func checkStamp(_ fetchedAt: Date, of what: String) {
+    guard let now, abs(fetchedAt.timeIntervalSince(now())) > 1 else { return }
+    Issue.record(
+      guide.task(
+        4,
+        "the repository saved \(what) with fetchedAt \(fetchedAt), but its injected now() says \(now()): an entry's age is measured on the repository's `now`, so stamp every write with it, never with Date()"
+      ))
+  }
 
   func failWrites() { failsWrites = true }
   func failReads() { failsReads = true }
@@ -292,6 +307,7 @@ actor SpyCacheStore: ProductCacheStore {
 
   func saveList(_ products: [Product], fetchedAt: Date) async throws {
     writes += 1
+    checkStamp(fetchedAt, of: "the list")
     if failsWrites { throw WriteFailed() }
     try await store.saveList(products, fetchedAt: fetchedAt)
   }
@@ -304,6 +320,7 @@ actor SpyCacheStore: ProductCacheStore {
 
   func saveProduct(_ product: Product, fetchedAt: Date) async throws {
     writes += 1
+    checkStamp(fetchedAt, of: "product \(product.id)")
     if failsWrites { throw WriteFailed() }
     try await store.saveProduct(product, fetchedAt: fetchedAt)
   }
@@ -326,7 +343,7 @@ struct Harness {
   ) {
     remote = SpyProductRemoteDataSource(answer: network, holdsCalls: holdsCalls)
     disk = store
-    self.store = SpyCacheStore(wrapping: store)
+    self.store = SpyCacheStore(wrapping: store, now: now.provider)
     repository = CachingProductRepository(
       remote: remote, store: self.store, lifetimes: testLifetimes, now: now.provider, diagnostics: diagnostics.hook,
       activity: activity.hook, memoryCapacity: memoryCapacity)
