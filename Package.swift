@@ -207,7 +207,7 @@ for target in package.targets where target.name == "Solution07" {
 
 // Every `swift test` relinks the one test binary that holds all stages, a large
 // part of the wait after a one-line edit: the link step takes about 1.6 s with
-// gold and 0.85 s with LLVM's lld (8 stages, 2 cores; README, Benchmarks). Swift
+// gold and 0.85 s with LLVM's lld (8 stages, 2 cores; Docs/Benchmarks.md). Swift
 // toolchains for Linux ship `ld.lld` beside `swift`; where it is missing, the
 // default linker is used.
 //

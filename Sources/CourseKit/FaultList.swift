@@ -114,9 +114,9 @@ struct FaultList: Equatable {
           id: "", name: String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces), file: "", catchIt: "",
           original: "", replacement: "", isExpression: false)
       } else if trimmed.hasPrefix("Tests:"), fault == nil, !tasks.isEmpty {
-        tasks[tasks.count - 1].testFiles += Self.codeSpans(trimmed)
+        tasks[tasks.count - 1].testFiles += StageDoc.codeSpans(in: String(trimmed))
       } else if trimmed.hasPrefix("File:"), fault != nil {
-        fault?.file = Self.codeSpans(trimmed).first ?? ""
+        fault?.file = StageDoc.codeSpans(in: String(trimmed)).first ?? ""
       } else if trimmed.hasPrefix("Catch it:"), fault != nil {
         fault?.catchIt = String(trimmed.dropFirst("Catch it:".count)).trimmingCharacters(in: .whitespaces)
       }
@@ -151,10 +151,6 @@ struct FaultList: Equatable {
     return (number, title.trimmingCharacters(in: .whitespaces))
   }
 
-  private static func codeSpans(_ line: String) -> [String] {
-    line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
-      .filter { $0.offset % 2 == 1 }.map { String($0.element) }
-  }
 }
 
 /// Turns a solution file into one that holds each of its faults behind a runtime switch.

@@ -174,38 +174,11 @@ enum LinkCheck {
     return anchors
   }
 
-  /// The line with its inline code spans blanked, so a link shown as code is not followed:
-  /// a run of backticks opens a span that the next run of the same length closes.
+  /// The line with its inline code spans blanked, so a link shown as code is not followed.
   private static func withoutCode(_ line: String) -> String {
     var characters = Array(line)
-    var index = 0
-    func run(at start: Int) -> Int {
-      var end = start
-      while end < characters.count, characters[end] == "`" { end += 1 }
-      return end - start
-    }
-    while index < characters.count {
-      guard characters[index] == "`" else {
-        index += 1
-        continue
-      }
-      let opening = run(at: index)
-      var search = index + opening
-      var closing: Int?
-      while search < characters.count {
-        let length = characters[search] == "`" ? run(at: search) : 0
-        if length == opening {
-          closing = search
-          break
-        }
-        search += max(length, 1)
-      }
-      guard let closing else {
-        index += opening
-        continue
-      }
-      for blank in index..<(closing + opening) { characters[blank] = " " }
-      index = closing + opening
+    for span in StageDoc.codeSpanRanges(in: characters) {
+      for blank in span.whole { characters[blank] = " " }
     }
     return String(characters)
   }

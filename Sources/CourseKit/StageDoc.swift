@@ -48,7 +48,20 @@ struct StageDoc {
   /// The inline code spans of Markdown text.
   static func codeSpans(in text: String) -> [String] {
     let characters = Array(text)
-    var spans: [String] = []
+    return codeSpanRanges(in: characters).map { span in
+      var content = String(characters[span.content]).replacingOccurrences(of: "\n", with: " ")
+      if content.hasPrefix(" "), content.hasSuffix(" "), content.contains(where: { $0 != " " }) {
+        content = String(content.dropFirst().dropLast())
+      }
+      return content
+    }
+  }
+
+  /// Where the inline code spans of `characters` are: each span whole, backticks
+  /// included, and its content. A run of backticks opens a span that the next
+  /// run of the same length closes; a run that is never closed is text.
+  static func codeSpanRanges(in characters: [Character]) -> [(whole: Range<Int>, content: Range<Int>)] {
+    var spans: [(whole: Range<Int>, content: Range<Int>)] = []
     var index = 0
     func run(at start: Int) -> Int {
       var end = start
@@ -79,11 +92,7 @@ struct StageDoc {
         index += opening
         continue
       }
-      var content = String(characters[(index + opening)..<closing]).replacingOccurrences(of: "\n", with: " ")
-      if content.hasPrefix(" "), content.hasSuffix(" "), content.contains(where: { $0 != " " }) {
-        content = String(content.dropFirst().dropLast())
-      }
-      spans.append(content)
+      spans.append((whole: index..<(closing + opening), content: (index + opening)..<closing))
       index = closing + opening
     }
     return spans
