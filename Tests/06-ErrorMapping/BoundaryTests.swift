@@ -116,7 +116,7 @@ struct BoundaryTests {
       outcome.failure as? CatalogError == .rateLimited(retryAfter: .seconds(90)),
       guide.task(
         3,
-        "a 429 sent at 01:00:00 by the server's Date header, asking for 01:01:30: 90 s, measured on the server's clock, whatever the device's says (00:00:00 here); got \(brief(outcome)) (the boundary hands the Date header's time to map(status:retryAfter:now:) as now)",
+        "a 429 sent at 01:00:00 by the server's Date header, asking for 01:01:30: 90 s, measured on the server's clock, whatever the device's says (00:00:00 here); got \(brief(outcome)) (the boundary hands the Date header's time to map(status:retryAfter:now:) as now: measure from that now, never from Date())",
         blaming: outcome))
   }
 
