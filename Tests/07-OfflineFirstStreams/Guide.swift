@@ -63,6 +63,12 @@ func attempt<Value>(
     let comment: Comment
     if let test, guide.unfinishedTask(in: error) == test {
       comment = guide.task(test, "expected \(expected), got error \(error)")
+    } else if test == 6, error as? CatalogError == .rejected(status: 412) {
+      // A 412 that leaves the sync is the conflict's to settle, not the replay's.
+      comment = guide.task(
+        6,
+        "expected \(expected), got error rejected(status: 412): a conflict is settled by the policy, never thrown; a client-wins edit is sent again with a key the catalog has not answered yet (the entry's key plus -over- and the catalog's version)"
+      )
     } else if let test, test != task {
       comment = guide.task(
         task, "finish this task first; Task \(test)'s test needed \(expected), got error \(error)", blaming: error)

@@ -238,8 +238,16 @@ struct Schedule {
   /// Lets the network behave, syncs until the outbox is empty, refreshes, and compares.
   private func quiesce() async throws -> ScheduleProblem? {
     api.clearFaults()
+    var lastFailure: (any Error)?
     for _ in 0..<10 where (try await store.pendingCount()) > 0 {
-      try await tolerating { try await engine.syncNow() }
+      lastFailure = nil
+      do {
+        try await engine.syncNow()
+      } catch  where guide.unfinishedTask(in: error) != nil {
+        throw error
+      } catch {
+        lastFailure = error
+      }
     }
     do {
       try await repository.refresh()
@@ -249,14 +257,15 @@ struct Schedule {
     let outbox = try await store.outbox()
     guard outbox.isEmpty else {
       let left = "the outbox still holds \(outbox.map { "\($0.kind) \($0.productID) \($0.state)" })"
-      // A conflict that ended set aside is Task 6's: resolving a 412 settles the entry, whoever wins.
-      let conflict = outbox.contains {
-        if case .setAside(let reason) = $0.state { reason.contains("412") } else { false }
-      }
+      // A conflict that ended set aside, or threw its 412, is Task 6's: resolving a 412 settles the entry, whoever wins.
+      let conflict =
+        outbox.contains {
+          if case .setAside(let reason) = $0.state { reason.contains("412") } else { false }
+        } || lastFailure as? CatalogError == .rejected(status: 412)
       return conflict
         ? ScheduleProblem(
           task: 6,
-          "\(left): a conflict (412) was set aside instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet"
+          "\(left): a conflict (412) was set aside or thrown instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet"
         )
         : ScheduleProblem(left)
     }
