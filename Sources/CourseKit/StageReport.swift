@@ -230,8 +230,14 @@ struct StageReport {
     return name.isEmpty ? nil : name
   }
 
-  /// The task a crash happened in: the first crashed test's that has one.
-  var crashedTask: StageTask? { crashed.lazy.compactMap(\.task).first }
+  /// The task a crash happened in: the task that writes the innermost file of
+  /// the backtrace that the doc gives to one task, else the first crashed test's
+  /// that has one. A test that checks Task 1's code before its own (a guard)
+  /// crashes in Task 1's file, whatever task the test belongs to.
+  var crashedTask: StageTask? {
+    let byFile = result.crashFiles.lazy.compactMap { file in self.tasks.first { $0.files.contains(file) } }.first
+    return byFile ?? crashed.lazy.compactMap(\.task).first
+  }
 
   /// One line per distinct message: tests that fail with the same words share a line.
   ///

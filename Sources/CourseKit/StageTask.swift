@@ -13,13 +13,17 @@ public struct StageTask: Sendable, Equatable {
   /// Every code span of the task's section, such as `RequestCoalescer.value(for:operation:)`:
   /// how a function the runtime names after a hang finds the task that writes it.
   public var mentions: [String]
+  /// The learner's files that the doc's `## Your files` gives to this task alone,
+  /// such as `ProductBroadcast.swift`: how a crash in one finds its task.
+  public var files: [String]
 
   /// Makes a task from its parts.
-  public init(number: Int, title: String, tests: Set<String> = [], mentions: [String] = []) {
+  public init(number: Int, title: String, tests: Set<String> = [], mentions: [String] = [], files: [String] = []) {
     self.number = number
     self.title = title
     self.tests = tests
     self.mentions = mentions
+    self.files = files
   }
 
   /// Whether the section names `function`, as the runtime prints it (`value(for:operation:)`),
@@ -81,7 +85,35 @@ extension StageDoc {
       if let task = StageTask(heading: line.dropFirst(4).trimmingCharacters(in: .whitespaces)) { tasks.append(task) }
     }
     endTask()
+    for (file, number) in filesOfOneTask() {
+      if let index = tasks.firstIndex(where: { $0.number == number }) { tasks[index].files.append(file) }
+    }
     return tasks
+  }
+
+  /// The files `## Your files` lists whose bullet names exactly one task
+  /// (`- \`ProductBroadcast.swift\`: Task 1. …`); a bullet for several tasks
+  /// ("Tasks 2 and 4", "Tasks 5 to 7") gives no task.
+  func filesOfOneTask() -> [(file: String, task: Int)] {
+    var bullets: [String] = []
+    for line in section("Your files") ?? [] {
+      if line.hasPrefix("- ") {
+        bullets.append(line)
+      } else if line.hasPrefix("  "), !bullets.isEmpty {
+        bullets[bullets.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    return bullets.compactMap { bullet in
+      guard let file = Self.codeSpans(in: bullet).first, file.hasSuffix(".swift"), !bullet.contains("Tasks ")
+      else { return nil }
+      let words = bullet.split(whereSeparator: { $0 == " " })
+      let numbers = Set(
+        zip(words, words.dropFirst()).compactMap { word, next in
+          word == "Task" ? Int(next.prefix { $0.isNumber }) : nil
+        })
+      guard numbers.count == 1, let task = numbers.first else { return nil }
+      return (file, task)
+    }
   }
 
   /// The code spans of `text` that could name a test: a lower-case identifier,

@@ -38,12 +38,16 @@ public struct SuiteResult: Sendable, Equatable {
   /// Names of the tests a crash happened in: those its backtrace names, or every
   /// test that was running when it names none. Empty unless the run crashed.
   public var crashedTests: [String]
+  /// The Swift files the crashed thread's backtrace runs through, innermost
+  /// first (`ProductBroadcast.swift`): how a crash in code that no test names
+  /// finds the task that writes it. Empty unless the run crashed.
+  public var crashFiles: [String]
 
   /// Makes a result from its parts.
   public init(
     total: Int, failedTests: [String], skippedTests: [String] = [], ending: Ending, failures: [TestNote] = [],
     skips: [TestNote] = [], unfinishedTests: [String] = [], notRunTests: [String] = [], clues: [String] = [],
-    crashedTests: [String] = []
+    crashedTests: [String] = [], crashFiles: [String] = []
   ) {
     self.total = total
     self.failedTests = failedTests
@@ -55,6 +59,7 @@ public struct SuiteResult: Sendable, Equatable {
     self.notRunTests = notRunTests
     self.clues = clues
     self.crashedTests = crashedTests
+    self.crashFiles = crashFiles
   }
 
   /// Reads a run from its event stream.
@@ -73,6 +78,7 @@ public struct SuiteResult: Sendable, Equatable {
     let lines = console.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     let ending: Ending
     var crashed: [String] = []
+    var crashFiles: [String] = []
     if let limit {
       ending = .hung(running: running, limit: limit)
     } else if stream.runEnded {
@@ -81,6 +87,7 @@ public struct SuiteResult: Sendable, Equatable {
       let quote =
         lines.first(where: Self.isTrapLine).map(Self.trimmed) ?? lines.last { !$0.isEmpty } ?? "no output"
       crashed = running.isEmpty ? [] : Self.crashing(running, lines)
+      crashFiles = Self.files(in: Self.crashedThread(lines))
       ending = .crashed(running.isEmpty ? quote : "\(quote), in \(Self.list(crashed))")
     }
     self.init(
@@ -92,7 +99,7 @@ public struct SuiteResult: Sendable, Equatable {
       unfinishedTests: running, notRunTests: stream.unstartedIDs.map(stream.name(of:)),
       clues: lines.filter { $0.contains("SWIFT TASK CONTINUATION MISUSE") }.reduce(into: []) { unique, line in
         if !unique.contains(line) { unique.append(line) }
-      }, crashedTests: crashed)
+      }, crashedTests: crashed, crashFiles: crashFiles)
   }
 
   /// A line in which the runtime says why the process died: `Fatal error: …`
@@ -113,19 +120,36 @@ public struct SuiteResult: Sendable, Equatable {
   /// Tests run in parallel, so many may be running when one crashes; the
   /// backtrace printed after the fatal line shows the crashing test's function.
   static func crashing(_ running: [String], _ lines: [String]) -> [String] {
-    var start = lines.firstIndex(where: isTrapLine) ?? lines.endIndex
-    var end = lines.endIndex
-    // Swift's backtracer prints every thread; "Thread 4 … crashed:" heads the one that matters.
-    if let crashed = lines[start...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
-      start = crashed
-      end = lines[(crashed + 1)...].firstIndex { $0.hasPrefix("Thread ") } ?? lines.endIndex
-    }
-    let backtrace = lines[start..<end]
+    let backtrace = crashedThread(lines)
     let named = running.filter { name in
       let base = name.prefix { $0 != "(" }
       return backtrace.contains { $0.contains(".\(base)(") || $0.contains(" \(base)(") }
     }
     return named.isEmpty ? running : named
+  }
+
+  /// The lines after the trap line, narrowed to the crashed thread's backtrace
+  /// when the backtracer printed every thread ("Thread 4 … crashed:" heads it).
+  static func crashedThread(_ lines: [String]) -> ArraySlice<String> {
+    var start = lines.firstIndex(where: isTrapLine) ?? lines.endIndex
+    var end = lines.endIndex
+    if let crashed = lines[start...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
+      start = crashed
+      end = lines[(crashed + 1)...].firstIndex { $0.hasPrefix("Thread ") } ?? lines.endIndex
+    }
+    return lines[start..<end]
+  }
+
+  /// The Swift files backtrace lines name as `at /path/File.swift:3:5`, in order, each once.
+  static func files(in backtrace: ArraySlice<String>) -> [String] {
+    var files: [String] = []
+    for line in backtrace {
+      guard let at = line.range(of: " at ", options: .backwards) else { continue }
+      let path = line[at.upperBound...].split(separator: ":").first.map(String.init) ?? ""
+      let file = path.split(separator: "/").last.map(String.init) ?? ""
+      if file.hasSuffix(".swift"), !files.contains(file) { files.append(file) }
+    }
+    return files
   }
 
   /// How many tests failed.
