@@ -82,7 +82,7 @@ struct SchemaTests {
       read == row.product,
       guide.task(
         newIsRight ? 2 : 3,
-        "the first release's row should read as the product it stored (price 12.5, brand nil, the date \(row.updatedAt) s after 2001); \(read.map { differences(expected: row.product, actual: $0) } ?? "product 1 is missing")\(newIsRight ? ". Saved into a new file the same product comes back right, so look at what your migration does to the old rows" : "")"
+        "the first release's row should read as the product it stored (price 12.5, brand nil, the date \(row.updatedAt) s after 2001); \(read.map { differences(expected: row.product, actual: $0) } ?? "product 1 is missing")\(newIsRight ? ". Saved into a new file the same product comes back right, so look at what your migration does to the old rows, and whether each column is read as the first release wrote it" : "")"
       )
     )
   }
@@ -110,7 +110,9 @@ struct SchemaTests {
   @Test func reopensAnUpgradedFileWithoutMigratingAgain() async throws {
     let file = TemporaryDatabase()
     try writeFirstReleaseFile(at: file.path, rows: [FirstReleaseRow(id: 1)])
-    _ = try await guide.attempt(2, "SQLiteProductLocalDataSource(path:) should open a first-release file") {
+    _ = try await guide.attempt(
+      2, "SQLiteProductLocalDataSource(path:) should open a first-release file, and save(_:) store product 2 in it"
+    ) {
       try await SQLiteProductLocalDataSource(path: file.path).save([.sample(id: 2, title: "Saved after")])
     }
     let reopened = try await guide.attempt(
