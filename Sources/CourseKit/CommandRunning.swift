@@ -13,4 +13,10 @@ public protocol CommandRunning: Sendable {
     _ arguments: [String], in directory: URL, timeout: Double,
     onLine: @escaping @Sendable (String) -> Void
   ) throws -> CommandResult
+
+  /// Starts `arguments` in `directory` and returns at once, the command's
+  /// output going to the file `log`; the command goes on after `course` exits.
+  ///
+  /// - Throws: `CourseError.cannotRun` when the process cannot start.
+  func start(_ arguments: [String], in directory: URL, log: URL) throws
 }

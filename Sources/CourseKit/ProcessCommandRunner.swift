@@ -42,6 +42,30 @@ public struct ProcessCommandRunner: CommandRunning {
   static let unsupportedPlatform =
     "course runs on macOS and Linux; on iOS it starts no process (run it from a Mac's Terminal)"
 
+  public func start(_ arguments: [String], in directory: URL, log: URL) throws {
+    let command = arguments.joined(separator: " ")
+    #if os(macOS) || os(Linux)
+      try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
+      guard FileManager.default.createFile(atPath: log.path, contents: nil),
+        let output = FileHandle(forWritingAtPath: log.path)
+      else { throw CourseError.cannotRun(command: command, reason: "cannot write \(log.path)") }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = arguments
+      process.currentDirectoryURL = directory
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = output
+      process.standardError = output
+      do {
+        try process.run()
+      } catch {
+        throw CourseError.cannotRun(command: command, reason: "\(error)")
+      }
+    #else
+      throw CourseError.cannotRun(command: command, reason: Self.unsupportedPlatform)
+    #endif
+  }
+
   public func run(
     _ arguments: [String], in directory: URL, timeout: Double,
     onLine: @escaping @Sendable (String) -> Void

@@ -9,11 +9,13 @@ struct BuildSystemTests {
   static let native = BuildSystem(kind: .native, isToolchainDefault: true)
   static let swiftBuild = BuildSystem(kind: .swiftbuild, isToolchainDefault: true)
   static let swiftBuildAsked = BuildSystem(kind: .swiftbuild, isToolchainDefault: false)
+  /// A lesson with edits, so that status builds and runs even where no test product exists yet.
+  static let edited = CannedRun.answer(gitStatus: " M Lessons/01-Intro/A.swift")
 
   @Test(arguments: [native, swiftBuild])
   func followingTheDefaultPassesNoBuildSystemOption(_ buildSystem: BuildSystem) throws {
     let folder = try TemporaryWorkspace()
-    let (_, output, runner) = folder.run(.status, buildSystem: buildSystem)
+    let (_, output, runner) = folder.run(.status, answers: Self.edited, buildSystem: buildSystem)
     let swift = runner.recorded.filter { $0.first == "swift" }
     #expect(swift.contains { $0.starts(with: ["swift", "build"]) }, "output: \(output)")
     for command in swift {
@@ -25,7 +27,7 @@ struct BuildSystemTests {
 
   @Test func anotherBuildSystemIsNamedInEverySwiftCommand() throws {
     let folder = try TemporaryWorkspace()
-    let (_, output, runner) = folder.run(.status, buildSystem: Self.swiftBuildAsked)
+    let (_, output, runner) = folder.run(.status, answers: Self.edited, buildSystem: Self.swiftBuildAsked)
     let swift = runner.recorded.filter { $0.first == "swift" }
     #expect(swift.contains { $0.starts(with: ["swift", "test"]) }, "output: \(output)")
     for command in swift {

@@ -115,12 +115,31 @@ struct CourseTests {
 
   @Test func saysWhenTheFirstBuildWillTakeAWhile() throws {
     let fresh = try TemporaryWorkspace(built: false)
-    let first = fresh.run(.status)
+    let first = fresh.run(.status, answers: CannedRun.answer(gitStatus: " M Lessons/01-Intro/A.swift"))
     #expect(first.output.contains("First build: compiling the whole course takes a few minutes."))
     let built = try TemporaryWorkspace()
     let later = built.run(.status)
     #expect(!later.output.contains("First build"))
     #expect(later.output.contains("Building… 2/2"), "progress off a terminal is printed as lines")
+  }
+
+  /// A fresh clone: the table at once, every lesson not started, and the tests
+  /// building in the background; no suite runs, since a lesson as shipped fails.
+  @Test func aFreshCloneShowsTheStagesAtOnceAndBuildsInTheBackground() throws {
+    let fresh = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"], built: false)
+    let (status, output, runner) = fresh.run(.status)
+    #expect(status == 0)
+    #expect(
+      output.contains("01  Intro") && output.contains("02  Next") && output.contains("○ not started"), "\(output)")
+    #expect(output.contains("Next: read Docs/01-Intro.md"), "\(output)")
+    #expect(output.contains("building in the background"), "\(output)")
+    let commands = runner.recorded
+    #expect(commands.contains { $0.first == "start" && $0.contains("--build-tests") }, "\(commands)")
+    #expect(!commands.contains { StubCommandRunner.filter($0) != nil }, "no suite runs: \(commands)")
+    #expect(!commands.contains { $0.first == "swift" && $0.contains("build") }, "no build waited on: \(commands)")
+    let later = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    let (_, _, built) = later.run(.status)
+    #expect(!built.recorded.contains { $0.first == "start" }, "once the tests are built, status runs the suites")
   }
 
   @Test func findsTheWorkspaceFromASubfolder() throws {
@@ -136,6 +155,10 @@ private struct InterruptedRunner: CommandRunning {
   func run(
     _ arguments: [String], in directory: URL, timeout: Double, onLine: @escaping @Sendable (String) -> Void
   ) throws -> CommandResult {
+    throw CourseError.interrupted
+  }
+
+  func start(_ arguments: [String], in directory: URL, log: URL) throws {
     throw CourseError.interrupted
   }
 }

@@ -27,6 +27,11 @@ final class StubCommandRunner: CommandRunning {
     return canned.result
   }
 
+  /// Records the command as started; it writes nothing to `log`.
+  func start(_ arguments: [String], in directory: URL, log: URL) throws {
+    calls.withLock { $0.append(["start"] + arguments) }
+  }
+
   /// The value of `--filter` in a `swift test` command line, such as `Lesson01Tests\.`.
   static func filter(_ arguments: [String]) -> String? {
     arguments.firstIndex(of: "--filter").map { arguments[$0 + 1] }

@@ -153,4 +153,8 @@ private struct InterruptibleRunner: CommandRunning {
     return try StubCommandRunner(answers: CannedRun.answer()).run(
       arguments, in: directory, timeout: timeout, onLine: onLine)
   }
+
+  func start(_ arguments: [String], in directory: URL, log: URL) throws {
+    if interrupts(arguments) { throw CourseError.interrupted }
+  }
 }
