@@ -1,3 +1,4 @@
+import CourseClock
 import Foundation
 import Synchronization
 
@@ -191,6 +192,8 @@ struct FaultCheck {
     let testRunner = buildSystem.testRunner(of: role.rawValue, in: workspace.url(scratch))
     let command =
       ["env", "\(FaultSchema.variable)=\(fault ?? "")"]
+      // Against a fault, a test that waits out its safety limit has caught it: 3 s, not 10, is enough to tell.
+      + (fault == nil ? [] : ["\(safetyLimitVariable)=3"])
       + (testRunner.map { [$0.path, "--testing-library", "swift-testing"] + options }
         ?? ["swift", "test"] + buildSystem.options + ["--skip-build"] + options)
     let result = try runner.run(command, in: workspace.url(scratch), timeout: runTimeout, onLine: { _ in })
