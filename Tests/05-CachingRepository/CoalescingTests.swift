@@ -116,7 +116,7 @@ struct RepositoryCoalescingTests {
         && answers.allSatisfy { (try? $0.get())?.value.id == wanted },
       guide.task(
         7,
-        "100 concurrent network-first reads of product \(wanted) should share one request: \(started.seen); requests \(calls), \(writes) disk write(s); first answer \(describe(answers[0]))",
+        "100 concurrent network-first reads of product \(wanted) should share one request: \(started.seen); \(calls.count) request(s) of product(s) \(Set(calls).sorted()), \(writes) disk write(s); first answer \(describe(answers[0]))",
         blaming: answers[0]))
   }
 
