@@ -30,8 +30,8 @@ public final class SQLiteConnection {
 
   /// Opens or creates the database at `path`; `":memory:"` makes a private in-memory one.
   ///
-  /// Files use write-ahead logging and wait up to `busyTimeout` for a lock
-  /// another connection holds. The file is read before this returns, so a file
+  /// Files use write-ahead logging with `synchronous = NORMAL` and wait up to
+  /// `busyTimeout` for a lock another connection holds. The file is read before this returns, so a file
   /// that is not a database, or whose schema is damaged, fails here and not at
   /// the first query.
   /// - Throws: `SQLiteError` whose message ends with the path: `.notADatabase`
@@ -186,7 +186,15 @@ public final class SQLiteConnection {
     }
   }
 
-  /// Switches a file to write-ahead logging.
+  /// Switches a file to write-ahead logging, synced at checkpoints rather than at every commit.
+  ///
+  /// With WAL, `synchronous = NORMAL` keeps the file consistent whatever
+  /// happens, and loses no committed transaction when the app is killed or
+  /// crashes; only a power loss or an OS crash may roll back the last commits
+  /// (SQLite's "WAL mode is always consistent with synchronous=NORMAL"). FULL,
+  /// SQLite's default, also survives those, at an fsync per commit: half of
+  /// stage 07's time for 1,000 edits, each its own commit. PowerSync, an
+  /// offline-first sync library, makes the same choice.
   ///
   /// Two connections that switch the same new file at the same moment can each
   /// hold the lock the other needs; SQLite then answers `SQLITE_BUSY` at once
@@ -197,6 +205,7 @@ public final class SQLiteConnection {
     while true {
       do {
         try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
         return
       } catch let error as SQLiteError where error.code == .busy && ContinuousClock.now < deadline {
         sqlite3_sleep(1)

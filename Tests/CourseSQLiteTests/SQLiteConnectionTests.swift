@@ -167,6 +167,17 @@ struct SQLiteConnectionTests {
     let reopened = try SQLiteConnection(path: url.path)
     #expect(try reopened.prepare("SELECT x FROM t").query { $0.text(at: 0) } == ["kept"])
   }
+
+  /// WAL, synced at checkpoints: every connection to a file, since `synchronous` is not stored in it.
+  @Test func aFileIsInWriteAheadLoggingSyncedAtCheckpoints() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("wal-\(UUID().uuidString).sqlite")
+    defer { SQLiteConnection.removeDatabase(atPath: url.path) }
+    for _ in 1...2 {
+      let db = try SQLiteConnection(path: url.path)
+      #expect(try db.prepare("PRAGMA journal_mode").query { $0.text(at: 0) } == ["wal"])
+      #expect(try db.prepare("PRAGMA synchronous").query { $0.int64(at: 0) } == [1], "1 is NORMAL")
+    }
+  }
 }
 
 struct SQLiteStatementTextTests {
