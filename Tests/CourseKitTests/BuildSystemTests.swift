@@ -42,7 +42,8 @@ struct BuildSystemTests {
     try folder.runnable(".build/out/Products/Debug-linux/Lesson01Tests-test-runner")
     let first = folder.run(.check(stage: "01"), buildSystem: Self.swiftBuild)
     #expect(
-      first.runner.recorded.first == ["swift", "build", "--product", "Lesson01Tests"],
+      first.runner.recorded.first
+        == ["swift", "build", "--product", "Lesson01Tests", "--disable-automatic-resolution"],
       "Swift Build makes a product of each test target: \(first.runner.recorded)")
     let again = folder.run(.check(stage: "01"), buildSystem: Self.swiftBuild)
     #expect(!again.runner.recorded.contains { $0.starts(with: ["swift", "build"]) }, "nothing changed, so no build")

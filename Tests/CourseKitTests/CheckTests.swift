@@ -67,7 +67,7 @@ struct CheckTests {
     let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
     let (status, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: .allPass))
     #expect(status == 0)
-    #expect(output.contains("✔ Every test passes: all 3 of them."), "\(output)")
+    #expect(output.contains("✔ Every test in Tests/01-Intro passes: all 3 of them."), "\(output)")
     #expect(output.contains("Stage 01 is solved. Next: stage 02, Next: read Docs/02-Next.md"), "\(output)")
   }
 
