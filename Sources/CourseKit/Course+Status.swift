@@ -44,41 +44,39 @@ extension Course {
   /// Where a fresh clone's tests build while the learner reads the first stage's doc.
   static let backgroundBuildLog = ".build/course/first-build.log"
 
-  /// A fresh clone: nothing built and every lesson as the course ships it.
+  /// A clone with nothing built whose lessons git sees unchanged: a fresh
+  /// clone, or one whose solutions were committed and whose `.build` is gone.
   ///
-  /// A lesson as shipped fails (`course verify` holds every stage to it), so
-  /// every row is "not started" without building or running a suite, and the
-  /// table is on screen once `course` itself is built. The course's tests then
-  /// build in the background while the learner reads the first stage's doc:
-  /// a later `swift` command in the clone waits for that build (SwiftPM says
-  /// so) and finds it done. `COURSE_BACKGROUND_BUILD=0` leaves the build to
-  /// the first command that needs it.
+  /// No suite has run, so no row claims a state: the table is on screen once
+  /// `course` itself is built, and the course's tests then build in the
+  /// background while the learner reads the first stage's doc. A later `swift`
+  /// command in the clone waits for that build (SwiftPM says so) and finds it
+  /// done; `swift run course` then shows each stage's progress.
+  /// `COURSE_BACKGROUND_BUILD=0` leaves the build to the first command that needs it.
   private func firstRun(_ stages: [Stage]) throws -> Int32 {
     say("")
-    let hints = HintLedger(of: package.workspace)
     for stage in stages {
       let name = "\(stage.number)  \(stage.name)".padding(toLength: 30, withPad: " ", startingAt: 0)
-      let used = hints.total(stage: stage)
-      say("  \(name) \(style.dim("○ not started"))" + (used == 0 ? "" : style.dim("   \(used) hint(s) used")))
+      say("  \(name) \(style.dim("· not run yet"))")
     }
     say("")
-    say(Self.progressBar(solved: 0, total: stages.count) + " 0 of \(stages.count) solved")
-    say("")
-    if let first = stages.first {
-      say(
-        style.bold("Next:") + " read \(first.doc), then run\n    swift run course check \(first.number)\n"
-          + "  and fix what the first failure names.")
-    }
     let log = package.workspace.url(Self.backgroundBuildLog)
     if ProcessInfo.processInfo.environment["COURSE_BACKGROUND_BUILD"] == "0" {
-      say("The first command that runs tests builds the course: a few minutes, once.")
+      say("No suite has run here yet. The first command that runs tests builds the course: a few minutes, once.")
     } else {
       try package.runner.start(package.buildCommand, in: package.workspace.root, log: log)
       say(
-        "The course's tests are building in the background while you read (a few minutes, once; "
-          + "log: \(Self.backgroundBuildLog)). A `swift` command started meanwhile waits for that build, and says so.")
+        "No suite has run here yet. The course's tests are building in the background (a few minutes, once; "
+          + "log: \(Self.backgroundBuildLog)); a `swift` command started meanwhile waits for that build, and says so.")
     }
-    tellClassroom(.status(solved: [], firstUnsolved: nil))
+    say("")
+    if let first = stages.first {
+      say(
+        style.bold("Next:") + " starting the course? Read \(first.doc), then run\n"
+          + "    swift run course check \(first.number)\n"
+          + "  and fix what the first failure names. Once the build is done, "
+          + "`swift run course` shows each stage's progress.")
+    }
     return 0
   }
 
