@@ -112,7 +112,8 @@ extension StageDoc {
           word == "Task" ? Int(next.prefix { $0.isNumber }) : nil
         })
       guard numbers.count == 1, let task = numbers.first else { return nil }
-      return (file, task)
+      // A backtrace names a file by its last path component: `YourTests/A.swift` is `A.swift` there.
+      return (file.split(separator: "/").last.map(String.init) ?? file, task)
     }
   }
 

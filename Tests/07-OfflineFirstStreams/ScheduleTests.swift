@@ -222,12 +222,17 @@ struct Schedule {
 
   /// Runs a step that may fail as a real network makes it fail; a lesson's
   /// "not done yet" is thrown on, so the test names the unfinished task.
-  private func tolerating(_ step: () async throws -> Void) async throws {
+  /// - Returns: The failure it let pass, `nil` when the step succeeded.
+  @discardableResult
+  private func tolerating(_ step: () async throws -> Void) async throws -> (any Error)? {
     do {
       try await step()
+      return nil
     } catch  where guide.unfinishedTask(in: error) != nil {
       throw error
-    } catch {}
+    } catch {
+      return error
+    }
   }
 
   private func theirEdit(id: Int) async throws {
@@ -240,14 +245,7 @@ struct Schedule {
     api.clearFaults()
     var lastFailure: (any Error)?
     for _ in 0..<10 where (try await store.pendingCount()) > 0 {
-      lastFailure = nil
-      do {
-        try await engine.syncNow()
-      } catch  where guide.unfinishedTask(in: error) != nil {
-        throw error
-      } catch {
-        lastFailure = error
-      }
+      lastFailure = try await tolerating { try await engine.syncNow() }
     }
     do {
       try await repository.refresh()

@@ -53,11 +53,14 @@ struct CrashReportTests {
   /// test checks an earlier task's code before its own, the code at fault is Task 1's.
   @Test func aCrashInAFileOfOneTaskNamesThatTask() throws {
     let folder = try TemporaryWorkspace()
-    let files = "## Your files\n\n- `A.swift`: Task 1, new.\n- `B.swift`: Tasks 1 and 2.\n\n"
+    let files =
+      "## Your files\n\n- `A.swift`: Task 1, new.\n- `B.swift`: Tasks 1 and 2.\n- `YourTests/C.swift`: Task 2.\n\n"
     try folder.write("Docs/01-Intro.md", Self.doc.replacingOccurrences(of: "## Tasks", with: files + "## Tasks"))
     let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: Self.overflow))
     #expect(output.contains(#"Next: the crash is in Task 1 "Pass a""#), "\(output)")
-    #expect(StageDoc(markdown: files).filesOfOneTask().map(\.file) == ["A.swift"], "B.swift names two tasks")
+    #expect(
+      StageDoc(markdown: files).filesOfOneTask().map(\.file) == ["A.swift", "C.swift"],
+      "B.swift names two tasks; a backtrace names C.swift without its folder")
   }
 
   @Test func statusNamesTheCrashedTaskAndTheCause() throws {
