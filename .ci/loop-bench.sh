@@ -8,6 +8,8 @@
 #   --measure       a comma-separated list of what to time in the workspace (default: test):
 #                     test   `swift test --build-system B --filter LessonNN`
 #                     check  `swift run --build-system B course check NN --build-system B`
+#                     launch `./course check NN --build-system B`, the launcher at the
+#                            package root, with B's course recorded for it
 #                     watch  a rerun of `course watch NN --build-system B` (started once;
 #                            each run is timed from the edit to the end of the rerun's
 #                            output; watch looks for changes every half second)
@@ -90,7 +92,7 @@ record() { echo "$3" >>"$floor/$1.$2.ms"; }
 for bs in $systems; do
   (cd "$floor/pkg" && swift build --build-system "$bs" --build-tests >/dev/null 2>&1)
   swift build --build-system "$bs" --build-tests >/dev/null 2>&1 || { echo "the workspace does not build ($bs)"; exit 1; }
-  case ",$measure," in *,check,* | *,watch,*)
+  case ",$measure," in *,check,* | *,watch,* | *,launch,*)
     # The first check builds course and, for a stage with test tasks, the fault check's scratch package.
     swift run --build-system "$bs" course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true ;;
   esac
@@ -110,6 +112,15 @@ for i in $(seq 1 "$runs"); do
       swift run --build-system "$bs" course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true
       c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
       record "$bs" check "$c"; record "$bs" check-floor "$f"; line="$line; check ${c} ms (floor ${f} ms)" ;;
+    esac
+    case ",$measure," in *,launch,*)
+      # What `./course` runs when it has built course itself under this build system.
+      mkdir -p .build/course && touch .build/course/launcher.start
+      COURSE_LAUNCHER=1 swift run --build-system "$bs" course help >/dev/null 2>&1
+      flip "$file"; t0=$(now)
+      ./course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true
+      c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
+      record "$bs" launch "$c"; record "$bs" launch-floor "$f"; line="$line; ./course check ${c} ms (floor ${f} ms)" ;;
     esac
     echo "$line"
   done
@@ -138,10 +149,10 @@ esac
 
 echo "Lesson$stage after a one-line edit, medians of $runs runs:"
 for bs in $systems; do
-  for what in test check watch; do
+  for what in test check launch watch; do
     [ -s "$floor/$bs.$what.ms" ] || continue
     c=$(median <"$floor/$bs.$what.ms"); f=$(median <"$floor/$bs.$what-floor.ms")
     awk -v c="$c" -v f="$f" -v b="$bs" -v w="$what" \
-      'BEGIN{printf "  %-10s %-5s %6.2f s; one-module package %5.2f s; ratio %.2f\n", b, w, c/1000, f/1000, c/f}'
+      'BEGIN{printf "  %-10s %-6s %6.2f s; one-module package %5.2f s; ratio %.2f\n", b, w, c/1000, f/1000, c/f}'
   done
 done

@@ -41,6 +41,7 @@ public struct Course: Sendable {
     let write: @Sendable (String) -> Void = { text in
       FileHandle.standardOutput.write(Data(text.utf8))
     }
+    Launcher.record(executable: Bundle.main.executableURL, environment: ProcessInfo.processInfo.environment)
     do {
       let (buildSystemOption, words) = try BuildSystem.option(in: arguments)
       let command = try Command.parse(words)
