@@ -46,10 +46,14 @@ watcher=""
 cleanup() {
   [ -n "$watcher" ] && kill "$watcher" 2>/dev/null && wait "$watcher" 2>/dev/null
   cp "$floor/lesson.orig" "$file" 2>/dev/null || true
+  # The launcher's record as it was: the runs leave one for the last build system.
+  if [ -f "$floor/launcher.tool" ]; then cp -p "$floor/launcher.tool" "$launcher"; else rm -f "$launcher"; fi
   rm -rf "$floor"
 }
 trap cleanup EXIT
 cp "$file" "$floor/lesson.orig"
+launcher=$root/.build/course/launcher.tool
+[ -f "$launcher" ] && cp -p "$launcher" "$floor/launcher.tool"
 
 mkdir -p "$floor/pkg/Sources/Floor" "$floor/pkg/Tests/FloorTests"
 cat >"$floor/pkg/Package.swift" <<'SWIFT'
@@ -116,7 +120,8 @@ for i in $(seq 1 "$runs"); do
     case ",$measure," in *,launch,*)
       # What `./course` runs when it has built course itself under this build system.
       mkdir -p .build/course && touch .build/course/launcher.start
-      COURSE_LAUNCHER=1 swift run --build-system "$bs" course help >/dev/null 2>&1
+      COURSE_LAUNCHER=1 COURSE_LAUNCHER_TOOLCHAIN="swift=$(command -v swift) DEVELOPER_DIR=${DEVELOPER_DIR-} TOOLCHAINS=${TOOLCHAINS-}" \
+        swift run --build-system "$bs" course help >/dev/null 2>&1
       flip "$file"; t0=$(now)
       ./course check "$stage" --build-system "$bs" >/dev/null 2>&1 || true
       c=$(ms "$t0" "$(now)"); f=$(floor_run "$bs")
