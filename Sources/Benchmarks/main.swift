@@ -9,6 +9,9 @@
 //   COURSE_BENCHMARKS=1 swift run -c release benchmarks classroom "$(swift build --show-bin-path)/course"
 //     `course classroom` with 100 learners for 2 minutes, SIGKILLed halfway (ClassroomBenchmark.swift).
 //
+//   COURSE_BENCHMARKS=1 swift run -c release benchmarks only "Stage 07"
+//     only the benchmarks whose title contains the text (for a profiler).
+//
 // Each benchmark is one function that prints its own lines; `benchmarks` below
 // lists them in the order they run. To add one, write the function and list it
 // (and add the solution it times to the target's dependencies in Package.swift).
@@ -71,8 +74,12 @@ default:
   break
 }
 
+// `only TEXT`: the benchmarks whose title contains TEXT.
+let chosen =
+  arguments.first == "only" && arguments.count == 2
+  ? benchmarks.filter { $0.title.contains(arguments[1]) } : benchmarks
 print("Release build, median of \(runs) runs")
-for benchmark in benchmarks {
+for benchmark in chosen {
   print("\n\(benchmark.title)")
   try await benchmark.run()
 }
