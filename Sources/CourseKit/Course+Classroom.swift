@@ -28,7 +28,7 @@ extension Course {
     do {
       room = try Room(path: path, stages: package.workspace.stages().map { ($0.number, $0.name) })
     } catch {
-      say(style.red("\(error)") + " Start a new room with `swift run course classroom --new`.")
+      say(style.red("\(error)") + " Start a new room with `\(invocation) classroom --new`.")
       return 1
     }
     let style = style
@@ -55,7 +55,7 @@ extension Course {
     while !interruption.isRequested { pause(0.1) }
     say("\nStopping…")
     server.stop()
-    say("Stopped. The room is kept in \(options.room); `swift run course classroom` opens it again.")
+    say("Stopped. The room is kept in \(options.room); `\(invocation) classroom` opens it again.")
     return 0
   }
 
@@ -73,7 +73,7 @@ extension Course {
         Your page:     \(server.pageURL(host: local ? "127.0.0.1" : host))
                        (the token in it is yours; do not show it on the projector)
         Join code:     \(style.bold(server.room.joinCode))
-        Learners run:  swift run course join http://\(host):\(server.port) \(server.room.joinCode) --name NICKNAME
+        Learners run:  \(Launcher.swiftRun) join http://\(host):\(server.port) \(server.room.joinCode) --name NICKNAME
         Room file:     \(options.room) (\(learners) learner\(learners == 1 ? "" : "s") so far)
 
       Refused requests, joins and leaves are logged below. Ctrl-C stops; the room stays in its file.
@@ -102,9 +102,9 @@ extension Course {
         "From now on `course`, `course check`, `course hint` and each rerun of `course watch` tell the "
           + "instructor your stage, the tasks passing and failing, the task you are on and for how long, the "
           + "hints you took, the faults your tests caught and your `course doctor` result; never your code, "
-          + "file paths, user name or anything about this laptop. `swift run course leave` stops it.")
+          + "file paths, user name or anything about this laptop. `\(invocation) leave` stops it.")
       if DoctorReport.lastResult(in: package.workspace) == .unknown {
-        say(style.dim("Run `swift run course doctor` too: the instructor sees who has not passed it."))
+        say(style.dim("Run `\(invocation) doctor` too: the instructor sees who has not passed it."))
       }
       return 0
     }
@@ -149,7 +149,7 @@ extension Course {
       say(
         style.dim(
           "The classroom at \(membership.url.absoluteString) no longer knows this laptop: join again with "
-            + "`swift run course join URL CODE --name \(membership.name)`, or `swift run course leave`."))
+            + "`\(invocation) join URL CODE --name \(membership.name)`, or `\(invocation) leave`."))
     case .answered(let status, let body):
       membership.unsent = true
       let message = (try? JSONDecoder().decode([String: String].self, from: body))?["message"]

@@ -4,7 +4,7 @@ import Foundation
 extension Course {
   func diff(_ number: String?) throws -> Int32 {
     guard let stage = try stageToWorkOn(number) else {
-      say(style.green("Every stage is solved.") + " Name one to compare: `swift run course diff 01`.")
+      say(style.green("Every stage is solved.") + " Name one to compare: `\(invocation) diff 01`.")
       return 0
     }
     let lesson = "Lessons/\(stage.folder)"
@@ -39,7 +39,7 @@ extension Course {
     say(
       differing == 0
         ? style.green("\(lesson) is the same as \(solution).")
-        : "\(differing) file(s) differ. `swift run course check \(stage.number)` says which tasks are left.")
+        : "\(differing) file(s) differ. `\(invocation) check \(stage.number)` says which tasks are left.")
     return 0
   }
 

@@ -11,7 +11,7 @@ extension Course {
     } else {
       guard let (found, result) = try lessonToWorkOn(number) else {
         say(
-          style.green("Every stage is solved;") + " there is nothing to hint. `swift run course hint NN TASK` "
+          style.green("Every stage is solved;") + " there is nothing to hint. `\(invocation) hint NN TASK` "
             + "shows a task's hints all the same.")
         return 0
       }
@@ -30,8 +30,8 @@ extension Course {
         say(
           result.allPassed
             ? "Stage \(stage.number) passes: there is nothing to hint. Name a task to see its hints: "
-              + "`swift run course hint \(stage.number) 1`."
-            : "No failure of stage \(stage.number) names a task. `swift run course check \(stage.number)` shows them.")
+              + "`\(invocation) hint \(stage.number) 1`."
+            : "No failure of stage \(stage.number) names a task. `\(invocation) check \(stage.number)` shows them.")
         return result.allPassed ? 0 : 1
       }
     }
@@ -62,16 +62,16 @@ extension Course {
     if seen >= hints.count {
       say(
         style.yellow("That was the last hint for Task \(taskNumber); you have seen all \(hints.count).")
-          + " Compare your code with the solution: `swift run course diff \(stage.number)`.")
+          + " Compare your code with the solution: `\(invocation) diff \(stage.number)`.")
     } else if shown < hints.count {
       say(
         style.dim(
-          "Try again with this one. `swift run course hint \(stage.number) \(taskNumber)` shows the next "
+          "Try again with this one. `\(invocation) hint \(stage.number) \(taskNumber)` shows the next "
             + "(\(hints.count - shown) more)."))
     } else {
       say(
         style.dim(
-          "That was the last hint. If it is still not enough, `swift run course diff \(stage.number)` shows the "
+          "That was the last hint. If it is still not enough, `\(invocation) diff \(stage.number)` shows the "
             + "solution."))
     }
     ledger.record(shown, stage: stage, task: taskNumber)

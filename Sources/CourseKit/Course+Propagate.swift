@@ -44,10 +44,10 @@ extension Course {
     if handMerge || !unfit.isEmpty {
       say(
         style.red(copied + "; the rest is yours to merge or fix by hand, as above.")
-          + " Then run `swift run course verify`.")
+          + " Then run `\(invocation) verify`.")
       return 1
     }
-    say(style.green(copied + ".") + (dryRun || count == 0 ? "" : " Then run `swift run course verify`."))
+    say(style.green(copied + ".") + (dryRun || count == 0 ? "" : " Then run `\(invocation) verify`."))
     return 0
   }
 

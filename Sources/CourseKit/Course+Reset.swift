@@ -4,7 +4,7 @@ import Foundation
 extension Course {
   func reset(_ number: String?, force: Bool) throws -> Int32 {
     guard let stage = try stageToWorkOn(number) else {
-      say(style.green("Every stage is solved.") + " Name the stage to reset: `swift run course reset 01`.")
+      say(style.green("Every stage is solved.") + " Name the stage to reset: `\(invocation) reset 01`.")
       return 0
     }
     let folder = "Lessons/\(stage.folder)"
@@ -38,8 +38,8 @@ extension Course {
     guard force else {
       say(style.red("Not reset: that would throw away \(what) in \(folder)."))
       say(
-        "To keep a copy first: `git stash --include-untracked` or `swift run course diff \(stage.number)`. "
-          + "To throw them away: `swift run course reset \(stage.number) --force`.")
+        "To keep a copy first: `git stash --include-untracked` or `\(invocation) diff \(stage.number)`. "
+          + "To throw them away: `\(invocation) reset \(stage.number) --force`.")
       return 1
     }
     _ = try git(["checkout", "HEAD", "--", folder])

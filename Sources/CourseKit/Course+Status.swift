@@ -25,7 +25,7 @@ extension Course {
           progress = .inProgress(passed: total, total: total)
           note = style.dim(
             ledger.isCurrent
-              ? " · your tests miss faults" : " · your tests: run `swift run course check \(stage.number)`")
+              ? " · your tests miss faults" : " · your tests: run `\(invocation) check \(stage.number)`")
         }
       }
       rows.append((stage, progress))
@@ -73,9 +73,9 @@ extension Course {
     if let first = stages.first {
       say(
         style.bold("Next:") + " starting the course? Read \(first.doc), then run\n"
-          + "    swift run course check \(first.number)\n"
+          + "    \(invocation) check \(first.number)\n"
           + "  and fix what the first failure names. Once the build is done, "
-          + "`swift run course` shows each stage's progress.")
+          + "`\(invocation)` shows each stage's progress.")
     }
     return 0
   }
@@ -107,16 +107,16 @@ extension Course {
     if let report, let step = hangStep(report) ?? crashStep(report) { return step }
     if case .broken(let reason, _, _) = progress {
       return style.bold("Next:")
-        + " \(stage.lessonModule)'s tests crashed. Run `swift run course check \(stage.number)` "
+        + " \(stage.lessonModule)'s tests crashed. Run `\(invocation) check \(stage.number)` "
         + "to see where. \(StageReport.crashCause(reason))"
     }
     guard let task = report?.firstTask else {
-      return style.bold("Next:") + " read \(stage.doc), then run\n    swift run course check \(stage.number)\n"
+      return style.bold("Next:") + " read \(stage.doc), then run\n    \(invocation) check \(stage.number)\n"
         + "  and fix what the first failure names."
     }
     return style.bold("Next:") + " stage \(stage.number), Task \(task.number) \"\(task.title)\".\n"
       + "  Read \(task.section(in: stage)), then run\n"
-      + "    swift run course check \(stage.number)     (or `course watch \(stage.number)` to rerun on every save)\n"
-      + "  Stuck? `swift run course hint \(stage.number) \(task.number)` gives one hint at a time."
+      + "    \(invocation) check \(stage.number)     (or `course watch \(stage.number)` to rerun on every save)\n"
+      + "  Stuck? `\(invocation) hint \(stage.number) \(task.number)` gives one hint at a time."
   }
 }

@@ -13,7 +13,7 @@ extension Course {
       return stoppedWatching(nil)
     }
     guard let (stage, first) = start else {
-      say(style.green("Every stage is solved.") + " Name a stage to watch: `swift run course watch 01`.")
+      say(style.green("Every stage is solved.") + " Name a stage to watch: `\(invocation) watch 01`.")
       return 0
     }
     let folder = "Lessons/\(stage.folder)"

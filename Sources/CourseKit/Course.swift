@@ -12,6 +12,8 @@ public struct Course: Sendable {
   let write: @Sendable (String) -> Void
   let interruption: Interruption
   let pause: @Sendable (Double) -> Void
+  /// How the learner started course, which every next step it prints repeats: `swift run course`, or `./course`.
+  let invocation: String
 
   /// Makes the tool for one workspace.
   ///
@@ -20,11 +22,13 @@ public struct Course: Sendable {
   ///   - write: Where output goes; each call is one chunk, newlines included.
   ///   - interruption: What Ctrl-C requests; `watch` stops when it is requested between runs.
   ///   - pause: Waits the given number of seconds between two looks at the files `watch` watches.
+  ///   - invocation: How the learner started course, as the commands it suggests name it.
   public init(
     package: SwiftPackage, style: Style, isTerminal: Bool,
     write: @escaping @Sendable (String) -> Void,
     interruption: Interruption = Interruption(),
-    pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    pause: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+    invocation: String = Launcher.swiftRun
   ) {
     self.package = package
     self.style = style
@@ -32,6 +36,7 @@ public struct Course: Sendable {
     self.write = write
     self.interruption = interruption
     self.pause = pause
+    self.invocation = invocation
   }
 
   /// Runs the real tool: the current directory's workspace, real processes, standard output.
@@ -60,7 +65,8 @@ public struct Course: Sendable {
       }
       let course = Course(
         package: SwiftPackage(workspace: workspace, runner: runner, buildSystem: buildSystem), style: style,
-        isTerminal: isTerminal, write: write, interruption: interruption)
+        isTerminal: isTerminal, write: write, interruption: interruption,
+        invocation: Launcher.invocation(environment: environment))
       return course.run(command)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -14,10 +14,26 @@ public enum Launcher {
   public static let variable = "COURSE_LAUNCHER"
   /// The variable that says which toolchain the launcher saw: its `swift`, `DEVELOPER_DIR` and `TOOLCHAINS`.
   public static let toolchainVariable = "COURSE_LAUNCHER_TOOLCHAIN"
+  /// The variable the launcher sets to the path it was started by (`./course`, `../../course`).
+  public static let commandVariable = "COURSE_COMMAND"
+  /// How course is started without the launcher.
+  public static let swiftRun = "swift run course"
   /// The file that names the executable and the toolchain, relative to the package root.
   public static let toolFile = ".build/course/launcher.tool"
   /// The file the launcher touches before `swift run course`, relative to the package root.
   public static let startFile = ".build/course/launcher.start"
+
+  /// How the learner started course: the launcher's path as they typed it, or `swift run course`.
+  ///
+  /// Only a path that names the launcher (`course`, `./course`, `../course`)
+  /// counts, so the commands course suggests are ones the learner can paste back.
+  public static func invocation(environment: [String: String]) -> String {
+    guard let path = environment[commandVariable], path.hasSuffix("course"),
+      path == "course" || path.hasSuffix("/course"),
+      path.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "./-_".unicodeScalars.contains($0) })
+    else { return swiftRun }
+    return path.contains("/") ? path : "./" + path
+  }
 
   /// Names `executable` in its package's `toolFile`, dated to the launcher's start, when the launcher asked for it.
   ///

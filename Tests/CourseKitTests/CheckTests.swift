@@ -36,6 +36,45 @@ struct CheckTests {
     #expect(output.contains("`swift run course hint 01 1`"), "\(output)")
   }
 
+  @Test func itsNextStepsNameCourseAsTheLearnerStartedIt() throws {
+    let folder = try TemporaryWorkspace()
+    let (_, output, _) = folder.run(
+      .check(stage: "01"), answers: CannedRun.answer(lesson: Self.shuffled), invocation: "../../course")
+    #expect(
+      output.contains("Stuck? `../../course hint 01 1` gives one hint at a time; `../../course watch 01` reruns"),
+      "started as ../../course, course must suggest its commands the same way; it printed:\n\(output)")
+    #expect(!output.contains("swift run course"), "nothing may suggest `swift run course` here:\n\(output)")
+  }
+
+  @Test(arguments: [BuildSystem.Kind.native, .swiftbuild], [true, false])
+  func underSwiftBuildSwiftRunHearsOfTheLauncher(_ kind: BuildSystem.Kind, hasLauncher: Bool) throws {
+    let folder = try TemporaryWorkspace()
+    if hasLauncher {
+      try folder.write("course", "#!/bin/sh\n")
+      chmod(folder.workspace.root.appendingPathComponent("course").path, 0o755)
+    }
+    let (_, output, _) = folder.run(
+      .check(stage: "01"), answers: CannedRun.answer(lesson: Self.shuffled),
+      buildSystem: BuildSystem(kind: kind, isToolchainDefault: true))
+    let tip = "Quicker: `./course check 01` skips the 2 s `swift run` spends before course starts."
+    #expect(
+      output.contains(tip) == (kind == .swiftbuild && hasLauncher),
+      "the tip about ./course belongs under Swift Build, with the launcher present, only (\(kind), launcher: \(hasLauncher)):\n\(output)"
+    )
+    let (_, launched, _) = folder.run(
+      .check(stage: "01"), answers: CannedRun.answer(lesson: Self.shuffled),
+      buildSystem: BuildSystem(kind: kind, isToolchainDefault: true), invocation: "./course")
+    #expect(!launched.contains("Quicker:"), "started as ./course, there is nothing quicker to suggest:\n\(launched)")
+    if kind == .swiftbuild, hasLauncher {
+      let (_, chosen, _) = folder.run(
+        .check(stage: "01"), answers: CannedRun.answer(lesson: Self.shuffled),
+        buildSystem: BuildSystem(kind: .swiftbuild, isToolchainDefault: false))
+      #expect(
+        chosen.contains("Quicker: `./course check 01 --build-system swiftbuild`"),
+        "where Swift Build is not the toolchain's default, the tip must keep the option:\n\(chosen)")
+    }
+  }
+
   @Test func testsThatFailAlikeShareALine() throws {
     let folder = try TemporaryWorkspace()
     let comment = #"Task 1 "Pass a" (Docs/01-Intro.md): the store must open first; it threw instead"#

@@ -247,4 +247,26 @@ struct LauncherTests {
       "course started by ./course from any folder records itself in the package its executable is built in; it wrote \(named)"
     )
   }
+
+  @Test(arguments: [
+    ("./course", "./course"), ("course", "./course"), ("../../course", "../../course"),
+    ("/home/ann/repo/course", "/home/ann/repo/course"), ("", Launcher.swiftRun), ("./other", Launcher.swiftRun),
+    ("./my course", Launcher.swiftRun), ("./x`rm`/course", Launcher.swiftRun),
+  ])
+  func courseNamesItselfAsTheLauncherWasStarted(_ path: String, _ expected: String) {
+    let invocation = Launcher.invocation(environment: path.isEmpty ? [:] : [Launcher.commandVariable: path])
+    #expect(
+      invocation == expected,
+      "started by the launcher as \"\(path)\", course should suggest \"\(expected)\", not \"\(invocation)\"")
+  }
+
+  @Test func theLauncherTellsCourseHowItWasStarted() throws {
+    let package = try Package()
+    try package.recordBuild()
+    try package.write(".build/debug/course", "#!/bin/sh\necho \"COURSE_COMMAND=$COURSE_COMMAND\"\n", executable: true)
+    let (direct, _) = try package.launch(from: "Lessons/01-Stage")
+    #expect(
+      direct == "COURSE_COMMAND=./../../course",
+      "the built course must hear the launcher's path as the learner typed it; it printed:\n\(direct)")
+  }
 }

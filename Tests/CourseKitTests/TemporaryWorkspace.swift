@@ -50,10 +50,10 @@ struct TemporaryWorkspace: ~Copyable {
   /// Runs `course` on this workspace with a stub runner that gives `answers`.
   func run(
     _ command: Command, answers: @escaping @Sendable ([String]) -> CannedRun = CannedRun.answer(),
-    buildSystem: BuildSystem = Self.defaultBuildSystem
+    buildSystem: BuildSystem = Self.defaultBuildSystem, invocation: String = Launcher.swiftRun
   ) -> (status: Int32, output: String, runner: StubCommandRunner) {
     let runner = StubCommandRunner(answers: answers)
-    let (status, output) = run(command, with: runner, buildSystem: buildSystem)
+    let (status, output) = run(command, with: runner, buildSystem: buildSystem, invocation: invocation)
     return (status, output, runner)
   }
 
@@ -71,16 +71,18 @@ struct TemporaryWorkspace: ~Copyable {
   /// - Parameters:
   ///   - interruption: What stands for Ctrl-C.
   ///   - pause: Stands for `watch`'s wait between two looks at the files; never sleeps.
+  ///   - invocation: How the learner started course.
   func run(
     _ command: Command, with runner: any CommandRunning, interruption: Interruption = Interruption(),
-    pause: @escaping @Sendable (Double) -> Void = { _ in }, buildSystem: BuildSystem = Self.defaultBuildSystem
+    pause: @escaping @Sendable (Double) -> Void = { _ in }, buildSystem: BuildSystem = Self.defaultBuildSystem,
+    invocation: String = Launcher.swiftRun
   ) -> (status: Int32, output: String) {
     let output = Mutex("")
     let course = Course(
       package: SwiftPackage(workspace: workspace, runner: runner, buildSystem: buildSystem),
       style: Style(colored: false),
       isTerminal: false, write: { text in output.withLock { $0 += text } }, interruption: interruption,
-      pause: pause)
+      pause: pause, invocation: invocation)
     let status = course.run(command)
     return (status, output.withLock { $0 })
   }
