@@ -116,7 +116,7 @@ extension Course {
     }
     return style.bold("Next:") + " stage \(stage.number), Task \(task.number) \"\(task.title)\".\n"
       + "  Read \(task.section(in: stage)), then run\n"
-      + "    \(invocation) check \(stage.number)     (or `course watch \(stage.number)` to rerun on every save)\n"
+      + "    \(invocation) check \(stage.number)     (or `\(invocation) watch \(stage.number)` to rerun on every save)\n"
       + "  Stuck? `\(invocation) hint \(stage.number) \(task.number)` gives one hint at a time."
   }
 }

@@ -139,6 +139,11 @@ struct CheckTests {
     let (_, output, _) = folder.run(.status, answers: CannedRun.answer(lesson: Self.shuffled))
     #expect(output.contains("0/4 tests pass   2 hints used"), "\(output)")
     #expect(output.contains("Next: stage 01, Task 1 \"Pass a\".\n  Read Docs/01-Intro.md#task-1-pass-a"), "\(output)")
+    let (_, launched, _) = folder.run(
+      .status, answers: CannedRun.answer(lesson: Self.shuffled), invocation: "./course")
+    #expect(
+      launched.contains("    ./course check 01     (or `./course watch 01` to rerun on every save)"),
+      "started as ./course, the status's next step must name ./course for check and watch alike:\n\(launched)")
   }
 
   @Test func aCrashedSuiteSaysSoAndStillShowsWhatFailedBeforeIt() throws {
