@@ -79,7 +79,7 @@ struct DocLengthCheckTests {
     guard FileManager.default.isExecutableFile(atPath: wc.path) else { return }
     let text = Self.doc(before: 40, after: 30) + "| a | `b()` |\n\n```swift\nlet x = [1, 2]\n```\n— dash, tab\there\n"
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("words-\(UUID().uuidString).md")
-    try Data(text.utf8).write(to: file)
+    try writeFixture(text, to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let process = Process()
     process.executableURL = wc

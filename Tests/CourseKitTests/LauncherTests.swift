@@ -44,7 +44,7 @@ struct LauncherTests {
     func write(_ path: String, _ text: String, executable: Bool = false) throws {
       let url = root.appendingPathComponent(path)
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(text.utf8).write(to: url)
+      try writeFixture(text, to: url)
       if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path) }
     }
 

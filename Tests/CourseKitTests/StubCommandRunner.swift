@@ -21,7 +21,7 @@ final class StubCommandRunner: CommandRunning {
     calls.withLock { $0.append(arguments) }
     let canned = answers(arguments)
     if let option = arguments.firstIndex(of: "--experimental-event-stream-output"), let events = canned.events {
-      try Data(events.utf8).write(to: URL(fileURLWithPath: arguments[option + 1]))
+      try writeFixture(events, to: URL(fileURLWithPath: arguments[option + 1]))
     }
     for line in canned.result.output.split(separator: "\n") { onLine(String(line)) }
     return canned.result

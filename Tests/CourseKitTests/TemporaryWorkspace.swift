@@ -44,7 +44,7 @@ struct TemporaryWorkspace: ~Copyable {
   func write(_ relativePath: String, _ text: String) throws {
     let url = workspace.root.appendingPathComponent(relativePath)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
+    try writeFixture(text, to: url)
   }
 
   /// Runs `course` on this workspace with a stub runner that gives `answers`.

@@ -135,7 +135,7 @@ extension WatchTests {
 /// Writes a file from inside a `pause` closure, which cannot throw; a failure is the test's issue.
 private func write(_ text: String, to url: URL) {
   do {
-    try Data(text.utf8).write(to: url)
+    try writeFixture(text, to: url)
   } catch {
     Issue.record(error, "could not edit \(url.path) while watching")
   }
