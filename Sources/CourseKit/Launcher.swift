@@ -28,8 +28,7 @@ public enum Launcher {
   /// Only a path that names the launcher (`course`, `./course`, `../course`)
   /// counts, so the commands course suggests are ones the learner can paste back.
   public static func invocation(environment: [String: String]) -> String {
-    guard let path = environment[commandVariable], path.hasSuffix("course"),
-      path == "course" || path.hasSuffix("/course"),
+    guard let path = environment[commandVariable], path == "course" || path.hasSuffix("/course"),
       path.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "./-_".unicodeScalars.contains($0) })
     else { return swiftRun }
     return path.contains("/") ? path : "./" + path
