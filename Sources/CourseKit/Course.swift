@@ -46,6 +46,8 @@ public struct Course: Sendable {
     let write: @Sendable (String) -> Void = { text in
       FileHandle.standardOutput.write(Data(text.utf8))
     }
+    // Read before `record` takes the launcher's variables out of the environment.
+    let invocation = Launcher.invocation(environment: ProcessInfo.processInfo.environment)
     Launcher.record(executable: Bundle.main.executableURL, environment: ProcessInfo.processInfo.environment)
     do {
       let (buildSystemOption, words) = try BuildSystem.option(in: arguments)
@@ -66,7 +68,7 @@ public struct Course: Sendable {
       let course = Course(
         package: SwiftPackage(workspace: workspace, runner: runner, buildSystem: buildSystem), style: style,
         isTerminal: isTerminal, write: write, interruption: interruption,
-        invocation: Launcher.invocation(environment: environment))
+        invocation: invocation)
       return course.run(command)
     } catch {
       FileHandle.standardError.write(Data("\(error)\n".utf8))

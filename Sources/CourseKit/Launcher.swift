@@ -36,13 +36,15 @@ public enum Launcher {
 
   /// Names `executable` in its package's `toolFile`, dated to the launcher's start, when the launcher asked for it.
   ///
-  /// `course` calls this first, whatever the command, `help` included. The
+  /// `course` calls this first, whatever the command, `help` included, and it
+  /// takes the launcher's variables out of course's environment, so that what
+  /// course starts (builds, test runners) does not inherit them. The
   /// package is the one the executable was built in (`<root>/.build/…`), not
   /// the current directory: the launcher keeps the learner's folder.
   public static func record(executable: URL?, environment: [String: String]) {
     guard environment[variable] == "1" else { return }
     // What course starts (builds, test runners) is not the launcher's business.
-    for name in [variable, toolchainVariable] where getenv(name) != nil { unsetenv(name) }
+    for name in [variable, toolchainVariable, commandVariable] where getenv(name) != nil { unsetenv(name) }
     guard let executable,
       let workspace = try? Workspace.find(from: executable.resolvingSymlinksInPath().deletingLastPathComponent())
     else { return }

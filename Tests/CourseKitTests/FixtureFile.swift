@@ -17,8 +17,10 @@ func writeFixture(_ text: String, to url: URL) throws {
 
 /// Writes `data` to `url` as a test fixture, replacing what is there, without an fsync.
 func writeFixture(_ data: Data, to url: URL) throws {
-  guard let file = fopen(url.path, "wb") else { throw CocoaError(.fileWriteNoPermission) }
-  defer { fclose(file) }
+  func failure() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  guard let file = fopen(url.path, "wb") else { throw failure() }
   let written = data.withUnsafeBytes { bytes in bytes.isEmpty ? 0 : fwrite(bytes.baseAddress, 1, bytes.count, file) }
-  guard written == data.count else { throw CocoaError(.fileWriteOutOfSpace) }
+  // fclose flushes the buffer: a write that fails may only fail here.
+  let closed = fclose(file) == 0
+  guard written == data.count, closed else { throw failure() }
 }
