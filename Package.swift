@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 #if os(Linux)
@@ -224,6 +224,32 @@ for target in package.targets where target.name == "Solution07" {
 #else
   let toolchainHasLLD = false
 #endif
+
+// MARK: - Today's app defaults for the stage targets
+
+/// The targets a learner writes or copies into an app: every Lesson, Solution and
+/// Alternative module. They build as a new Xcode 26 app target does: every
+/// unannotated declaration is main-actor (SE-0466, "Default Actor Isolation =
+/// MainActor"), and a nonisolated async function runs on its caller's actor unless
+/// it is `@concurrent` (SE-0461, part of "Approachable Concurrency"). The tests
+/// and the infrastructure keep a package's defaults.
+///
+/// `COURSE_ISOLATION=package` builds the stage targets with a package's defaults
+/// instead (nonisolated, and async functions that leave their caller's actor), as
+/// a data layer moved into a module of its own builds: `.ci/run` checks every
+/// reference both ways. Docs/Setup.md, "Today's Xcode".
+let stageModulePrefixes = ["Lesson", "Solution", "Alternative"]
+let packageIsolation = Context.environment["COURSE_ISOLATION"] == "package"
+for target in package.targets
+where target.type == .regular && stageModulePrefixes.contains(where: { target.name.hasPrefix($0) }) {
+  if !packageIsolation {
+    target.swiftSettings =
+      (target.swiftSettings ?? []) + [
+        .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+      ]
+  }
+}
 
 // MARK: - Settings for every target (keep this after all target declarations)
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// The server, as a struct of closures instead of a protocol: a test (or a
 /// preview) swaps the closure, not the type.
-struct ArticleAPI: Sendable {
+nonisolated struct ArticleAPI: Sendable {
   var fetchLatest: @Sendable () async throws -> [Article]
 
   /// `GET /articles` through `session`, with every failure in the domain's words.

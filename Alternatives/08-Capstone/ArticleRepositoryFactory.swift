@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A second design behind the same composition root (Docs/08-Capstone.md, "Your decisions").
-public func makeArticleRepository(
+nonisolated public func makeArticleRepository(
   baseURL: URL, session: URLSession, databasePath: String, now: @escaping @Sendable () -> Date = { Date() }
 ) throws -> any ArticleRepository {
   // This design reads no clock: every read refreshes behind its answer.

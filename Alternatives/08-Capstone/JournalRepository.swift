@@ -5,7 +5,7 @@ import Synchronization
 /// The journal as a struct: a database that publishes its changes, the API as
 /// closures, and a read policy of "always the store, and a refresh behind
 /// every read unless one is running".
-struct JournalRepository: ArticleRepository {
+nonisolated struct JournalRepository: ArticleRepository {
   let database: ObservedDatabase
   let api: ArticleAPI
   /// Whether a read has started a refresh that is still running; shared by every copy of the struct.
@@ -72,7 +72,7 @@ struct JournalRepository: ArticleRepository {
 }
 
 /// One refresh at a time behind reads, and whether any refresh has succeeded.
-private final class RefreshFlag: Sendable {
+nonisolated private final class RefreshFlag: Sendable {
   private let state = Mutex((running: false, done: false))
 
   var isDone: Bool { state.withLock { $0.done } }

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The repository never publishes anything: whoever writes, every observer
 /// hears of it.
-final class ObservedDatabase: Sendable {
+nonisolated final class ObservedDatabase: Sendable {
   private struct State {
     let connection: SQLiteConnection
     var observers: [Int: Observer] = [:]

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Stage 02 replaces this with a domain type and a separate DTO; for now the
 /// view and the wire format share one struct, which is part of the problem.
-struct Product: Decodable, Identifiable, Equatable, Sendable {
+nonisolated struct Product: Decodable, Identifiable, Equatable, Sendable {
   let id: Int
   let title: String
   let price: Double
@@ -15,6 +15,6 @@ struct Product: Decodable, Identifiable, Equatable, Sendable {
 }
 
 /// The list page of the Catalog API: `{"products": [...], "total": N, "skip": N, "limit": N}`.
-struct ProductsResponse: Decodable {
+nonisolated struct ProductsResponse: Decodable {
   let products: [Product]
 }

@@ -9,7 +9,7 @@ import LessonSupport
 ///
 /// What it builds, decodes and refuses on the way, and in which types, is yours
 /// to design (Docs/02-DataSources.md, Tasks 1 to 4).
-struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
+nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
 

@@ -8,6 +8,7 @@ import LessonSupport
 /// The composition root: the one place that builds the app's object graph.
 ///
 /// Docs/03-DependencyInjection.md, Task 7, and "The composition root".
+@MainActor
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
@@ -44,7 +45,7 @@ struct AppDependencies: Sendable {
 }
 
 /// Given: canned data that ships with the app for its previews ("Test doubles, by role").
-struct PreviewProductRepository: ProductRepository {
+nonisolated struct PreviewProductRepository: ProductRepository {
   static let products: [Product] = [
     Product(
       id: 1, title: "Essence Mascara Lash Princess", description: "Volumizing, lengthening mascara.",
@@ -67,7 +68,7 @@ struct PreviewProductRepository: ProductRepository {
 }
 
 /// Stands in until Task 7 wires the real thing: every call throws `NotDoneYet`.
-struct UnwiredProductRepository: ProductRepository {
+nonisolated struct UnwiredProductRepository: ProductRepository {
   let hint: String
 
   func products() async throws -> [Product] {

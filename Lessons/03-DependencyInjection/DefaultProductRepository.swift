@@ -4,7 +4,7 @@ import LessonSupport
 ///
 /// Docs/03-DependencyInjection.md, Task 1, says what it answers; "A repository
 /// is the API the app sees" says why it exists.
-struct DefaultProductRepository: ProductRepository {
+nonisolated struct DefaultProductRepository: ProductRepository {
   /// The list screen's page size (Task 1).
   static let pageSize = 30
 

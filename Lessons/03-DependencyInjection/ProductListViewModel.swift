@@ -9,7 +9,7 @@ import Observation
 @Observable
 final class ProductListViewModel {
   /// Everything the screen can show, one at a time ("One state instead of flags").
-  enum State: Equatable, Sendable {
+  nonisolated enum State: Equatable, Sendable {
     /// The first screen.
     case idle
     /// The spinner.

@@ -1,6 +1,6 @@
 /// Where products come from over the network. The view model and, from stage 03,
 /// the repository depend on this protocol, never on URLSession.
-protocol ProductRemoteDataSource: Sendable {
+nonisolated protocol ProductRemoteDataSource: Sendable {
   /// One page of the catalog.
   ///
   /// An empty page is a valid answer, not an error.

@@ -6,7 +6,7 @@ import Foundation
 /// reads `2025-02-30` as March 2, hour 25 as the next day, and stops at the `Z`,
 /// so `…02.053Zjunk` parses. Here the shape is read byte by byte, and the
 /// Gregorian calendar decides whether the numbers name a real moment.
-enum CatalogDate {
+nonisolated enum CatalogDate {
   /// Parses a timestamp shaped `2025-04-30T09:41:02Z`, with or without 1 to 9
   /// digits of fractional seconds, and with `Z` or an offset such as `+02:00`.
   ///

@@ -2,7 +2,7 @@
 ///
 /// Stage 05 replaces it with a caching repository, and `ProductRepository`
 /// gains a cache policy per call and answers that say where they came from.
-struct DefaultProductRepository: ProductRepository {
+nonisolated struct DefaultProductRepository: ProductRepository {
   /// How many products the list screen shows.
   static let pageSize = 30
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// `urlRequest(baseURL:)` is the only place a URL is put together, so the base
 /// URL can change (a staging server, a fake in tests) without touching a call site.
-struct Endpoint: Sendable, Hashable {
+nonisolated struct Endpoint: Sendable, Hashable {
   enum Method: String, Sendable {
     case get = "GET"
     case post = "POST"
@@ -48,7 +48,7 @@ struct Endpoint: Sendable, Hashable {
   }
 }
 
-extension Endpoint {
+nonisolated extension Endpoint {
   /// `GET /products?limit=&skip=`: one page of the catalog.
   static func products(limit: Int, skip: Int) -> Endpoint {
     Endpoint(

@@ -8,7 +8,7 @@ import Observation
 @Observable
 final class ProductListViewModel {
   /// Everything the screen can show, one at a time.
-  enum State: Equatable, Sendable {
+  nonisolated enum State: Equatable, Sendable {
     /// Nothing asked yet.
     case idle
     /// A load is running: show a spinner.

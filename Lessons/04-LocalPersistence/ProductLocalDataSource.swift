@@ -2,7 +2,7 @@
 ///
 /// Stage 02 keeps them in memory; stage 04 puts the same protocol on SQLite,
 /// and nothing above the data layer notices.
-protocol ProductLocalDataSource: Sendable {
+nonisolated protocol ProductLocalDataSource: Sendable {
   /// Every stored product, newest `updatedAt` first, then by id.
   func products() async throws -> [Product]
 

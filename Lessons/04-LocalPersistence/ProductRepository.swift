@@ -1,6 +1,6 @@
 /// What the app asks for products. View models depend on this protocol and
 /// nothing below it: not on data sources, DTOs, URLs or URLErrors.
-protocol ProductRepository: Sendable {
+nonisolated protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
   /// - Throws: `RemoteDataSourceError`, or `CancellationError` when the calling

@@ -9,6 +9,7 @@ import Foundation
 /// The app makes `.live()` at launch, SwiftUI previews use `.preview`, and tests
 /// pass their own doubles to `init(productRepository:)`. Nothing else constructs
 /// a repository or a data source.
+@MainActor
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
@@ -51,7 +52,7 @@ struct AppDependencies: Sendable {
 }
 
 /// Answers with a few fixed products, instantly, for previews.
-struct PreviewProductRepository: ProductRepository {
+nonisolated struct PreviewProductRepository: ProductRepository {
   static let products: [Product] = [
     Product(
       id: 1, title: "Essence Mascara Lash Princess", description: "Volumizing, lengthening mascara.",

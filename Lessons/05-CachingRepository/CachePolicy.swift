@@ -8,7 +8,7 @@
 /// | `staleWhileRevalidate` | `returnCacheDataAndFetch` (`.cacheAndNetwork`) | `cached(key, refresh = true)` |
 /// | `networkOnly` | `fetchIgnoringCacheCompletely` (`.networkOnly`) | none: `fresh` writes through |
 /// | `cacheOnly` | `returnCacheDataDontFetch` (`.cacheOnly`) | `localOnly(key)` |
-enum CachePolicy: Sendable, Hashable, CaseIterable {
+nonisolated enum CachePolicy: Sendable, Hashable, CaseIterable {
   /// Ask the network; store and return its answer. When it fails, return the
   /// cached value within its hard age, marked stale; otherwise the network's error.
   case networkFirst
@@ -26,7 +26,7 @@ enum CachePolicy: Sendable, Hashable, CaseIterable {
 }
 
 /// What a `cacheOnly` read throws when the cache has nothing it may serve.
-enum CacheError: Error, Sendable, Equatable {
+nonisolated enum CacheError: Error, Sendable, Equatable {
   /// No entry, or only one past its hard age. A cached empty list is not this:
   /// it is an answer with no products.
   case nothingCached

@@ -11,6 +11,7 @@ import LessonSupport
 /// The app makes `.live()` at launch, SwiftUI previews use `.preview`, and tests
 /// pass their own doubles to `init(productRepository:)`. Nothing else constructs
 /// a repository or a data source.
+@MainActor
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
@@ -61,7 +62,7 @@ struct AppDependencies: Sendable {
   /// Finished code asks this function for the mapper, such as the remote source
   /// (by default) and `live()`; the tests reach it through here and through the
   /// remote source, never by its name.
-  static func errorMapper() -> any CatalogErrorMapping {
+  nonisolated static func errorMapper() -> any CatalogErrorMapping {
     // TODO: Tasks 2 to 4 (Docs/06-ErrorMapping.md). Return your mapper.
     UnfinishedErrorMapper()
   }
@@ -72,7 +73,7 @@ struct AppDependencies: Sendable {
   /// (Docs/06-ErrorMapping.md, Task 8, and "The app's own session").
   ///
   /// It is marked `throws` only so its stub can throw; keep it or drop it.
-  static func sessionConfiguration() throws -> URLSessionConfiguration {
+  nonisolated static func sessionConfiguration() throws -> URLSessionConfiguration {
     // TODO: Task 8 (Docs/06-ErrorMapping.md).
     throw NotDoneYet(
       "Task 8", in: "Docs/06-ErrorMapping.md", "sessionConfiguration() should configure the app's session")
@@ -99,7 +100,7 @@ struct AppDependencies: Sendable {
 /// The mapper until Tasks 2 to 4: each entry says "not done yet", naming its task
 /// (`catalogError(from:now:)` by the kind of error it is handed). Delete it once
 /// `errorMapper()` returns yours.
-private struct UnfinishedErrorMapper: CatalogErrorMapping {
+nonisolated private struct UnfinishedErrorMapper: CatalogErrorMapping {
   func catalogError(from error: any Error, now: Date) throws -> CatalogError {
     let task =
       switch error {
@@ -131,7 +132,7 @@ private struct UnfinishedErrorMapper: CatalogErrorMapping {
 }
 
 /// Answers with a few fixed products, instantly, for previews.
-struct PreviewProductRepository: ProductRepository {
+nonisolated struct PreviewProductRepository: ProductRepository {
   static let products: [Product] = [
     Product(
       id: 1, title: "Essence Mascara Lash Princess", description: "Volumizing, lengthening mascara.",

@@ -4,7 +4,7 @@
 /// What each case means, whether retrying can help and whether saved products
 /// may stand in: the table of Docs/06-ErrorMapping.md, "One error above the data
 /// layer". Task 1 is yours.
-enum CatalogError: Error, Sendable, Equatable {
+nonisolated enum CatalogError: Error, Sendable, Equatable {
   /// No route to the catalog.
   case offline
   /// The catalog did not answer in time.

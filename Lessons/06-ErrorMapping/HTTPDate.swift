@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads an HTTP-date, as in `Retry-After` and in a response's `Date`.
-enum HTTPDate {
+nonisolated enum HTTPDate {
   /// Parses the three forms of an HTTP-date (RFC 9110, section 5.6.7): the one
   /// servers send, `Thu, 01 Jan 2026 00:01:30 GMT`, and the obsolete RFC 850 and
   /// asctime forms; `nil` for any other text.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension JSONDecoder {
+nonisolated extension JSONDecoder {
   /// How many levels of arrays and objects a Catalog API body may nest.
   ///
   /// The real records nest three levels deep. Far deeper bodies come from a
@@ -54,7 +54,7 @@ extension JSONDecoder {
 /// A `JSONDecoder` that measures nesting before it parses.
 ///
 /// `@unchecked Sendable` as `JSONDecoder` is: it adds no stored state.
-private final class DepthLimitedJSONDecoder: JSONDecoder, @unchecked Sendable {
+nonisolated private final class DepthLimitedJSONDecoder: JSONDecoder, @unchecked Sendable {
   override func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
     let limit = JSONDecoder.catalogMaximumDepth
     guard !JSONDecoder.nests(data, deeperThan: limit) else {

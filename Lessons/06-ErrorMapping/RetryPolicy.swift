@@ -1,7 +1,7 @@
 import LessonSupport
 
 /// What a retry policy needs to know about a request: whether sending it twice is safe.
-struct RetryRequest: Sendable, Hashable {
+nonisolated struct RetryRequest: Sendable, Hashable {
   /// The HTTP method, such as `GET`.
   var method: String
   /// The request's `Idempotency-Key` header, if it has one.
@@ -25,7 +25,7 @@ struct RetryRequest: Sendable, Hashable {
 ///
 /// Its rules are the numbered list of Docs/06-ErrorMapping.md, "A retry policy,
 /// as a decorator"; Task 6 is yours.
-struct RetryPolicy: Sendable, Hashable {
+nonisolated struct RetryPolicy: Sendable, Hashable {
   /// How many attempts (rule 2).
   var maxAttempts: Int
   /// The backoff's base (rule 5).

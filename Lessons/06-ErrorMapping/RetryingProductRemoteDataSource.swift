@@ -2,7 +2,7 @@ import LessonSupport
 
 /// A decorator around a remote data source that retries failed requests, as its
 /// `RetryPolicy` says (Docs/06-ErrorMapping.md, "A retry policy, as a decorator").
-struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
+nonisolated struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   let remote: any ProductRemoteDataSource
   let policy: RetryPolicy
   let clock: any Clock<Duration>

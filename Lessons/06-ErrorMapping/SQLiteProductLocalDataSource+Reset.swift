@@ -24,7 +24,7 @@ extension SQLiteProductLocalDataSource {
   }
 }
 
-extension SQLiteError {
+nonisolated extension SQLiteError {
   /// Whether SQLite could not read the file as a database: not SQLite at all
   /// (`.notADatabase`) or damaged (`.corrupt`).
   fileprivate var meansUnreadableFile: Bool { code == .notADatabase || code == .corrupt }

@@ -8,7 +8,7 @@
 /// | `staleWhileRevalidate` | `returnCacheDataAndFetch` (`.cacheAndNetwork`) | `cached(key, refresh = true)` |
 /// | `networkOnly` | `fetchIgnoringCacheCompletely` (`.networkOnly`) | none: `fresh` writes through |
 /// | `cacheOnly` | `returnCacheDataDontFetch` (`.cacheOnly`) | `localOnly(key)` |
-enum CachePolicy: Sendable, Hashable, CaseIterable {
+nonisolated enum CachePolicy: Sendable, Hashable, CaseIterable {
   /// Ask the network; store and return its answer. When it fails, return the
   /// cached value within its hard age, marked stale; otherwise the network's error.
   case networkFirst

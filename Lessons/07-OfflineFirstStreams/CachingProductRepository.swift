@@ -335,7 +335,7 @@ actor CachingProductRepository: ProductRepository {
 /// A list of 30 and a few opened products fit many times over; the bound is for
 /// an app that browses thousands. Eviction scans the entries, which is fine for
 /// a bound of a thousand; a larger one wants a linked list or `NSCache`.
-struct ProductMemory: Sendable {
+nonisolated struct ProductMemory: Sendable {
   let capacity: Int
   private var entries: [Int: (entry: CacheEntry<Product>, lastUse: UInt64)] = [:]
   private var uses: UInt64 = 0

@@ -6,7 +6,7 @@
 /// data layer knows how the catalog is reached or stored. Cancellation is not
 /// one of these: a cancelled request throws `CancellationError`, and no screen
 /// shows a message for it.
-enum CatalogError: Error, Sendable, Equatable {
+nonisolated enum CatalogError: Error, Sendable, Equatable {
   /// No route to the catalog: no connection, a lost connection, a host that
   /// can't be found or reached, or a Wi-Fi login page answering for it.
   case offline

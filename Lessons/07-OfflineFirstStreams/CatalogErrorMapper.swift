@@ -16,7 +16,7 @@ import Foundation
 /// instance methods; each table is a static function, so code that knows which
 /// table it needs (stage 07's engine, mapping its store's errors) calls
 /// `CatalogErrorMapper.map(error)` without making one.
-struct CatalogErrorMapper: CatalogErrorMapping {
+nonisolated struct CatalogErrorMapper: CatalogErrorMapping {
   // MARK: Task 2: map transport failures
 
   /// The domain error for a failed request.

@@ -6,7 +6,7 @@ import Foundation
 /// The finished remote source and `AppDependencies.live()` ask the mapper that
 /// `AppDependencies.errorMapper()` returns, never a type by name; the type
 /// behind this seam is yours to create and name ("What your mapper looks like").
-protocol CatalogErrorMapping: Sendable {
+nonisolated protocol CatalogErrorMapping: Sendable {
   /// What an HTTP answer's status says, or `nil` to go on to the body (Task 3).
   ///
   /// - Parameters:

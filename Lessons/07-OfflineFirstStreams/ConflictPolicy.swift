@@ -6,7 +6,7 @@ import Foundation
 /// There is no "newest `updatedAt` wins": it would set the device's clock, which
 /// can be off by minutes or set by hand, against the server's. The versions say
 /// that the copies differ; only a rule that needs no clock says which stands.
-enum ConflictPolicy: Sendable, Hashable {
+nonisolated enum ConflictPolicy: Sendable, Hashable {
   /// The catalog's copy replaces the user's edit on the device.
   case serverWins
   /// The user's edit is sent again, against the catalog's current version, and replaces its copy.
@@ -22,13 +22,13 @@ enum ConflictPolicy: Sendable, Hashable {
 }
 
 /// The side of a conflict whose copy stands.
-enum ConflictWinner: Sendable, Hashable {
+nonisolated enum ConflictWinner: Sendable, Hashable {
   case server
   case client
 }
 
 /// A conflict the sync engine met and how it ended, for a screen or a log.
-struct ConflictResolution: Sendable, Hashable {
+nonisolated struct ConflictResolution: Sendable, Hashable {
   var productID: Int
   var policy: ConflictPolicy
   var winner: ConflictWinner

@@ -16,6 +16,7 @@ import LessonSupport
 ///
 /// The engine runs from `init` until `shutDown()` or until this value goes away,
 /// so nothing else has to keep a task alive or remember to cancel it.
+@MainActor
 final class OfflineAppDependencies: Sendable {
   /// What screens use.
   let repository: any OfflineProductRepository
@@ -65,7 +66,7 @@ final class OfflineAppDependencies: Sendable {
   ///   - clock: What the retries' waits sleep on: `ContinuousClock()` in the app, a `TestClock` in tests.
   ///   - random: The jitter source: `{ Double.random(in: 0..<1) }` in the app.
   ///   - conflictPolicy: Who wins a conflict.
-  static func makeSyncEngine(
+  nonisolated static func makeSyncEngine(
     store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, retryPolicy: RetryPolicy = .standard,
     clock: any Clock<Duration>, random: @escaping @Sendable () -> Double,
     conflictPolicy: ConflictPolicy = .serverWins
@@ -115,7 +116,7 @@ final class OfflineAppDependencies: Sendable {
 }
 
 /// Stands in for the engine until Task 5: it syncs nothing and says which task is next.
-private struct UnfinishedSyncEngine: OutboxSyncing {
+nonisolated private struct UnfinishedSyncEngine: OutboxSyncing {
   func statuses() async -> AsyncStream<SyncStatus> {
     // Task 7 publishes the statuses (Docs/07, Task 7). Until then: a finished stream.
     AsyncStream { $0.finish() }

@@ -9,7 +9,7 @@ import LessonSupport
 /// - `refresh()` and `loadNextPage()` write the catalog's pages through the store.
 /// - `add(_:)`, `update(_:)` and `delete(id:)` change the store and queue the
 ///   change in the outbox, online or not; the sync engine sends it later.
-struct OfflineFirstProductRepository: Sendable {
+nonisolated struct OfflineFirstProductRepository: Sendable {
   /// How many products a page holds.
   static let pageSize = 30
 

@@ -341,7 +341,7 @@ actor OfflineProductStore {
   }
 }
 
-extension ProductChange {
+nonisolated extension ProductChange {
   /// The kind of outbox entry the change makes.
   var kind: OutboxEntry.Kind {
     switch self {
@@ -360,7 +360,7 @@ extension ProductChange {
   }
 }
 
-extension Product {
+nonisolated extension Product {
   /// The same product with another id.
   func withID(_ id: Int) -> Product {
     Product(

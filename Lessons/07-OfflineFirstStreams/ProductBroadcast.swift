@@ -8,7 +8,7 @@ import Synchronization
 /// stops. A value equal to the current one is not sent again. A subscriber that
 /// stops (its task is cancelled, or it breaks out of its loop) is removed, and
 /// `finish()` or the broadcast's end finishes every stream.
-final class ProductBroadcast<Value: Sendable & Equatable>: Sendable {
+nonisolated final class ProductBroadcast<Value: Sendable & Equatable>: Sendable {
   private struct State {
     var current: Value?
     var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]

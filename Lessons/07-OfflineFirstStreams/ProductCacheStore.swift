@@ -1,12 +1,12 @@
 import Foundation
 
 /// A cached value and when the network answered with it.
-struct CacheEntry<Value: Sendable>: Sendable {
+nonisolated struct CacheEntry<Value: Sendable>: Sendable {
   var value: Value
   var fetchedAt: Date
 }
 
-extension CacheEntry: Equatable where Value: Equatable {}
+nonisolated extension CacheEntry: Equatable where Value: Equatable {}
 
 /// The local store as the caching repository uses it: values together with the
 /// time they were fetched, so ages survive a restart.
@@ -14,7 +14,7 @@ extension CacheEntry: Equatable where Value: Equatable {}
 /// Every product keeps the fetch time of the answer that brought it: saving a
 /// list stamps each of its products, so `cachedProduct(id:)` finds a product
 /// that arrived in a list.
-protocol ProductCacheStore: Sendable {
+nonisolated protocol ProductCacheStore: Sendable {
   /// The cached first page, in the order it was saved, or `nil` when none was saved.
   ///
   /// A saved empty list comes back as an entry with no products, never `nil`.

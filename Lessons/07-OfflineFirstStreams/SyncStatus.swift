@@ -1,5 +1,5 @@
 /// What the sync engine is doing, for a screen's "3 changes waiting" or "You're offline".
-enum SyncStatus: Sendable, Equatable {
+nonisolated enum SyncStatus: Sendable, Equatable {
   /// Nothing to send, or everything sent.
   case idle
   /// Sending the outbox; `pending` writes were waiting when it started.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Stage 06: the boundary. Every failure leaves as a `CatalogError`, mapped by
 /// the mapper it holds, or as `CancellationError`.
-struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
+nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
   /// Stage 06: the wall-clock time, to measure a `Retry-After` given as a date

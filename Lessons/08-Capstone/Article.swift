@@ -5,7 +5,7 @@ import Foundation
 // else in this folder is yours to design (Docs/08-Capstone.md, "Your decisions").
 
 /// One article of the shop's journal, as the app shows it.
-public struct Article: Sendable, Identifiable, Hashable {
+nonisolated public struct Article: Sendable, Identifiable, Hashable {
   /// The server's id, a slug such as `packing-fragile-orders`.
   public let id: String
   public var title: String
@@ -23,7 +23,7 @@ public struct Article: Sendable, Identifiable, Hashable {
 
 /// The journal as the app's screens use it: the articles newest first, kept on
 /// the device so they can be read offline.
-public protocol ArticleRepository: Sendable {
+nonisolated public protocol ArticleRepository: Sendable {
   /// The articles, newest first.
   func latest() async throws -> [Article]
   /// The articles now, then each time they change, for as long as the caller reads.
@@ -33,7 +33,7 @@ public protocol ArticleRepository: Sendable {
 }
 
 /// What can go wrong, in the words a screen needs.
-public enum ArticleError: Error, Sendable, Hashable {
+nonisolated public enum ArticleError: Error, Sendable, Hashable {
   /// No connection, or the connection dropped before an answer.
   case offline
   /// The server has no such resource (HTTP 404).

@@ -14,7 +14,7 @@ import LessonSupport
 ///   - session: The session every request goes through.
 ///   - databasePath: The SQLite file the articles are kept in.
 ///   - now: The wall clock.
-public func makeArticleRepository(
+nonisolated public func makeArticleRepository(
   baseURL: URL, session: URLSession, databasePath: String, now: @escaping @Sendable () -> Date = { Date() }
 ) throws -> any ArticleRepository {
   // TODO: Task 1 (Docs/08-Capstone.md): return the journal's repository, built from parts you design.

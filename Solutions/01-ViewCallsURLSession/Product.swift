@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Stage 02 replaces this with a domain type and a separate DTO; for now the
 /// view and the wire format share one struct, which is part of the problem.
-struct Product: Decodable, Identifiable, Equatable, Sendable {
+nonisolated struct Product: Decodable, Identifiable, Equatable, Sendable {
   let id: Int
   let title: String
   let price: Double
@@ -12,11 +12,11 @@ struct Product: Decodable, Identifiable, Equatable, Sendable {
 }
 
 /// The list page of the Catalog API: `{"products": [...], "total": N, "skip": N, "limit": N}`.
-struct ProductsResponse: Decodable {
+nonisolated struct ProductsResponse: Decodable {
   let products: [Product]
 }
 
 /// The Catalog API's error body: `{"message": "Product with id '999' not found"}`.
-struct APIMessage: Decodable {
+nonisolated struct APIMessage: Decodable {
   let message: String
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The real remote data source: the Catalog API over URLSession.
-struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
+nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
 
@@ -47,6 +47,6 @@ struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
 }
 
 /// The Catalog API's error body: `{"message": "Product with id '999' not found"}`.
-private struct ErrorBody: Decodable {
+nonisolated private struct ErrorBody: Decodable {
   let message: String
 }

@@ -1,7 +1,7 @@
 /// What can go wrong while talking to the Catalog API, in the data layer's words.
 ///
 /// Callers above the data layer see these, never a `URLError` or a `DecodingError`.
-enum RemoteDataSourceError: Error, Sendable, Equatable {
+nonisolated enum RemoteDataSourceError: Error, Sendable, Equatable {
   /// The request could not be built from the endpoint.
   case invalidRequest(String)
   /// The answer was not an HTTP response.

@@ -5,7 +5,7 @@ import Foundation
 /// It declares only the fields the app uses; `JSONDecoder` skips the rest
 /// (reviews, dimensions, images, …). Every field keeps the wire's type, so
 /// decoding accepts anything of the right shape; `toDomain()` decides what is valid.
-struct ProductDTO: Decodable, Sendable {
+nonisolated struct ProductDTO: Decodable, Sendable {
   struct Meta: Decodable, Sendable {
     /// ISO 8601 text, such as `2025-04-30T09:41:02.053Z`; `toDomain()` reads it.
     let updatedAt: String
@@ -27,14 +27,14 @@ struct ProductDTO: Decodable, Sendable {
 }
 
 /// The list endpoint's body: `{"products": [...], "total": N, "skip": N, "limit": N}`.
-struct ProductPageDTO: Decodable, Sendable {
+nonisolated struct ProductPageDTO: Decodable, Sendable {
   let products: [ProductDTO]
   let total: Int
   let skip: Int
   let limit: Int
 }
 
-extension ProductDTO {
+nonisolated extension ProductDTO {
   /// Maps the wire shape to the domain type, refusing what the app cannot show.
   ///
   /// - Throws: `RemoteDataSourceError.invalidData` naming the product and the
@@ -83,7 +83,7 @@ extension ProductDTO {
   }
 }
 
-extension ProductPageDTO {
+nonisolated extension ProductPageDTO {
   /// Maps the page and every product on it; one invalid product fails the page.
   ///
   /// A page past the end is a valid empty page: `skip` may exceed `total` when

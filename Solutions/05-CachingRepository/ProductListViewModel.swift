@@ -12,7 +12,7 @@ import Observation
 @Observable
 final class ProductListViewModel {
   /// Everything the screen can show, one at a time.
-  enum State: Equatable, Sendable {
+  nonisolated enum State: Equatable, Sendable {
     /// Nothing asked yet.
     case idle
     /// A load is running: show a spinner.
@@ -32,7 +32,7 @@ final class ProductListViewModel {
   private(set) var lastUpdate: LastUpdate?
 
   /// Stage 05: what the screen says about the age of what it shows.
-  struct LastUpdate: Equatable, Sendable {
+  nonisolated struct LastUpdate: Equatable, Sendable {
     var fetchedAt: Date
     var origin: Origin
     var isStale: Bool

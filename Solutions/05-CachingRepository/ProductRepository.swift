@@ -3,7 +3,7 @@
 ///
 /// Stage 05: each call says how to use the cache (`CachePolicy`), and each
 /// answer says where it came from and how old it is (`RepositoryAnswer`).
-protocol ProductRepository: Sendable {
+nonisolated protocol ProductRepository: Sendable {
   /// The products the list screen shows: the first page of the catalog.
   ///
   /// - Throws: `RemoteDataSourceError` when the network fails and no cached

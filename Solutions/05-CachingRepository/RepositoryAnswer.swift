@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where an answer came from.
-enum Origin: Sendable, Hashable {
+nonisolated enum Origin: Sendable, Hashable {
   /// The repository's in-memory tier: no disk, no network.
   case memory
   /// The local store on disk.
@@ -14,7 +14,7 @@ enum Origin: Sendable, Hashable {
 /// it was fetched from the network, and whether it may be out of date.
 ///
 /// A screen shows "Updated 5 minutes ago" from `fetchedAt`, and a marker when `isStale`.
-struct RepositoryAnswer<Value: Sendable>: Sendable {
+nonisolated struct RepositoryAnswer<Value: Sendable>: Sendable {
   var value: Value
   var origin: Origin
   /// When the network answered with this value; a cached value keeps its original time.
@@ -24,4 +24,4 @@ struct RepositoryAnswer<Value: Sendable>: Sendable {
   var isStale: Bool
 }
 
-extension RepositoryAnswer: Equatable where Value: Equatable {}
+nonisolated extension RepositoryAnswer: Equatable where Value: Equatable {}

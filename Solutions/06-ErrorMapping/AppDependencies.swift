@@ -10,6 +10,7 @@ import Foundation
 /// The app makes `.live()` at launch, SwiftUI previews use `.preview`, and tests
 /// pass their own doubles to `init(productRepository:)`. Nothing else constructs
 /// a repository or a data source.
+@MainActor
 struct AppDependencies: Sendable {
   let productRepository: any ProductRepository
 
@@ -59,7 +60,7 @@ struct AppDependencies: Sendable {
   /// Finished code asks this function for the mapper, such as the remote source
   /// (by default) and `live()`; the tests reach it through here and through the
   /// remote source, never by its name.
-  static func errorMapper() -> any CatalogErrorMapping {
+  nonisolated static func errorMapper() -> any CatalogErrorMapping {
     CatalogErrorMapper()
   }
 
@@ -74,7 +75,7 @@ struct AppDependencies: Sendable {
   ///   what is fresh. An HTTP cache underneath would answer "network" requests
   ///   from disk, so network-first could be neither.
   /// - Ephemeral: no cookies or credentials kept on disk.
-  static func sessionConfiguration() -> URLSessionConfiguration {
+  nonisolated static func sessionConfiguration() -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = 15
     configuration.timeoutIntervalForResource = 60
@@ -102,7 +103,7 @@ struct AppDependencies: Sendable {
 }
 
 /// Answers with a few fixed products, instantly, for previews.
-struct PreviewProductRepository: ProductRepository {
+nonisolated struct PreviewProductRepository: ProductRepository {
   static let products: [Product] = [
     Product(
       id: 1, title: "Essence Mascara Lash Princess", description: "Volumizing, lengthening mascara.",

@@ -11,7 +11,7 @@ import Foundation
 /// Both limits are exclusive, as HTTP's `max-age` is: an entry is fresh while its
 /// age is below `soft`, servable while it is below `hard`. Reading an entry never
 /// changes its `fetchedAt`, so reading never extends its life.
-struct MaxAge: Sendable, Hashable {
+nonisolated struct MaxAge: Sendable, Hashable {
   /// Seconds after which the entry is stale: it may be shown, and a refresh is due.
   var soft: TimeInterval
   /// Seconds after which the entry is expired: it is never served and may be evicted.
@@ -39,7 +39,7 @@ struct MaxAge: Sendable, Hashable {
 }
 
 /// Where an entry stands against its `MaxAge`.
-enum Freshness: Sendable, Hashable {
+nonisolated enum Freshness: Sendable, Hashable {
   /// Younger than the soft age: serve it, no refresh needed.
   case fresh
   /// Past the soft age, younger than the hard age: it may be served, and a refresh is due.
@@ -52,7 +52,7 @@ enum Freshness: Sendable, Hashable {
 ///
 /// A list goes out of date slowly (new products are rare); one product's price
 /// and stock change more often, and its detail screen is where they matter.
-struct CacheLifetimes: Sendable, Hashable {
+nonisolated struct CacheLifetimes: Sendable, Hashable {
   /// The first page of the catalog.
   var list: MaxAge
   /// One product, by id.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A product as the app understands it: the domain type every layer above the
 /// data layer uses. It knows nothing of JSON, URLs or SQL.
-struct Product: Sendable, Hashable, Identifiable {
+nonisolated struct Product: Sendable, Hashable, Identifiable {
   let id: Int
   var title: String
   var description: String
@@ -19,7 +19,7 @@ struct Product: Sendable, Hashable, Identifiable {
 }
 
 /// One page of the catalog, as the list endpoint pages it.
-struct ProductPage: Sendable, Hashable {
+nonisolated struct ProductPage: Sendable, Hashable {
   var products: [Product]
   /// How many products the catalog holds in all.
   var total: Int

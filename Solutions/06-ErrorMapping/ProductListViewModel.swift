@@ -16,7 +16,7 @@ import Observation
 @Observable
 final class ProductListViewModel {
   /// Everything the screen can show, one at a time.
-  enum State: Equatable, Sendable {
+  nonisolated enum State: Equatable, Sendable {
     /// Nothing asked yet.
     case idle
     /// A load is running: show a spinner.
@@ -30,7 +30,7 @@ final class ProductListViewModel {
   }
 
   /// Stage 06: what the screen shows for a failure.
-  struct FailureMessage: Equatable, Sendable {
+  nonisolated struct FailureMessage: Equatable, Sendable {
     /// The sentence a person reads.
     var text: String
     /// Whether a Try Again button can help.
@@ -48,7 +48,7 @@ final class ProductListViewModel {
   private(set) var notice: String?
 
   /// Stage 05: what the screen says about the age of what it shows.
-  struct LastUpdate: Equatable, Sendable {
+  nonisolated struct LastUpdate: Equatable, Sendable {
     var fetchedAt: Date
     var origin: Origin
     var isStale: Bool

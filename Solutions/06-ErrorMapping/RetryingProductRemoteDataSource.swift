@@ -4,7 +4,7 @@
 /// it does not change: `CachingProductRepository(remote: RetryingProductRemoteDataSource(wrapping: …))`.
 /// It waits only on the injected clock and takes its jitter from the injected
 /// random source, so a test decides both.
-struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
+nonisolated struct RetryingProductRemoteDataSource: ProductRemoteDataSource {
   let remote: any ProductRemoteDataSource
   let policy: RetryPolicy
   let clock: any Clock<Duration>

@@ -6,7 +6,7 @@
 /// resource timeout was 60 s. Here a request that has not answered by `timeout`
 /// is cancelled and fails with `CatalogError.timedOut`, which the retries and
 /// the sync engine treat as transient (a write is sent again with its key).
-struct DeadlineRemoteDataSource: ProductSyncRemoteDataSource {
+nonisolated struct DeadlineRemoteDataSource: ProductSyncRemoteDataSource {
   let remote: any ProductSyncRemoteDataSource
   let timeout: Duration
   let clock: any Clock<Duration>

@@ -15,6 +15,7 @@ import Foundation
 ///
 /// The engine runs from `init` until `shutDown()` or until this value goes away,
 /// so nothing else has to keep a task alive or remember to cancel it.
+@MainActor
 final class OfflineAppDependencies: Sendable {
   /// What screens use.
   let repository: any OfflineProductRepository
@@ -64,7 +65,7 @@ final class OfflineAppDependencies: Sendable {
   ///   - clock: What the retries' waits sleep on: `ContinuousClock()` in the app, a `TestClock` in tests.
   ///   - random: The jitter source: `{ Double.random(in: 0..<1) }` in the app.
   ///   - conflictPolicy: Who wins a conflict.
-  static func makeSyncEngine(
+  nonisolated static func makeSyncEngine(
     store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, retryPolicy: RetryPolicy = .standard,
     clock: any Clock<Duration>, random: @escaping @Sendable () -> Double,
     conflictPolicy: ConflictPolicy = .serverWins

@@ -3,7 +3,7 @@
 ///
 /// `OfflineFirstProductRepository` is the app's; stage 03's rule still holds:
 /// the screen knows this protocol, not the store, the outbox or the engine.
-protocol OfflineProductRepository: Sendable {
+nonisolated protocol OfflineProductRepository: Sendable {
   /// The product list now, and then after every committed change.
   func observe() async throws -> AsyncStream<[Product]>
   /// Fetches the first page and writes it through the store.
@@ -20,4 +20,4 @@ protocol OfflineProductRepository: Sendable {
   func delete(id: Int) async throws
 }
 
-extension OfflineFirstProductRepository: OfflineProductRepository {}
+nonisolated extension OfflineFirstProductRepository: OfflineProductRepository {}

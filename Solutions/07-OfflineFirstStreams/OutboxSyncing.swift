@@ -5,7 +5,7 @@
 /// one the app runs. Its promises are the rules of "The sync engine" and "What
 /// wakes the engine" in Docs/07-OfflineFirstStreams.md; the type that keeps them,
 /// its helpers and its state are yours to design.
-protocol OutboxSyncing: Sendable {
+nonisolated protocol OutboxSyncing: Sendable {
   /// The sync status now, and then every change of it; the stream finishes when
   /// `run(connectivity:)` returns.
   func statuses() async -> AsyncStream<SyncStatus>

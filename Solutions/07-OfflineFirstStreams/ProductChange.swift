@@ -1,7 +1,7 @@
 import Foundation
 
 /// A change the user made on the device.
-enum ProductChange: Sendable, Hashable {
+nonisolated enum ProductChange: Sendable, Hashable {
   /// A new product; the store gives it a temporary negative id until the catalog assigns one.
   case add(Product)
   /// New values for a product that exists.
@@ -11,7 +11,7 @@ enum ProductChange: Sendable, Hashable {
 }
 
 /// One row of the outbox: a change waiting to reach the catalog.
-struct OutboxEntry: Sendable, Hashable {
+nonisolated struct OutboxEntry: Sendable, Hashable {
   enum Kind: String, Sendable {
     case add, update, delete
   }
@@ -52,7 +52,7 @@ struct OutboxEntry: Sendable, Hashable {
 }
 
 /// What the catalog answered to a write it applied (a 2xx).
-struct WriteReceipt: Sendable, Hashable {
+nonisolated struct WriteReceipt: Sendable, Hashable {
   /// The product's id at the catalog: the id it gave an added product. An
   /// add's 2xx that does not say it is no receipt: the remote source throws
   /// `.connectionLost`, and the entry, sent again with its key, gets the catalog's kept answer.
@@ -62,7 +62,7 @@ struct WriteReceipt: Sendable, Hashable {
   var product: Product?
 }
 
-extension Product {
+nonisolated extension Product {
   /// The catalog's version of the product: its `updatedAt`, which the catalog
   /// stamps on every write, as `ETag` and `If-Match` carry it.
   ///
@@ -74,7 +74,7 @@ extension Product {
 }
 
 /// A product as a write's JSON body: the Catalog API's field names, without the id.
-struct ProductWriteBody: Encodable {
+nonisolated struct ProductWriteBody: Encodable {
   struct Meta: Encodable {
     let updatedAt: String
   }

@@ -7,7 +7,7 @@ import Foundation
 /// Money is stored as decimal text ("9.99"), so any `Decimal` comes back exactly;
 /// dates as the `Date`'s own `timeIntervalSinceReferenceDate`, so they come back
 /// to the last bit.
-struct ProductRow: Equatable {
+nonisolated struct ProductRow: Equatable {
   var id: Int64
   var title: String
   var description: String

@@ -1,5 +1,5 @@
 /// The catalog as the sync engine uses it: reads, and the outbox's writes.
-protocol ProductSyncRemoteDataSource: ProductRemoteDataSource {
+nonisolated protocol ProductSyncRemoteDataSource: ProductRemoteDataSource {
   /// Sends one outbox entry with its idempotency key in the `Idempotency-Key`
   /// header and its base version in `If-Match`.
   ///

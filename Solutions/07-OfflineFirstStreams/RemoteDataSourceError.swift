@@ -2,7 +2,7 @@
 ///
 /// These stay inside the data layer: `CatalogErrorMapper` turns each into a
 /// `CatalogError` at the boundary, so nothing above it sees one.
-enum RemoteDataSourceError: Error, Sendable, Equatable {
+nonisolated enum RemoteDataSourceError: Error, Sendable, Equatable {
   /// The request could not be built from the endpoint.
   case invalidRequest(String)
   /// The answer was not an HTTP response.

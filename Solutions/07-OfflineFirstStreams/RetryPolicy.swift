@@ -1,5 +1,5 @@
 /// What a retry policy needs to know about a request: whether sending it twice is safe.
-struct RetryRequest: Sendable, Hashable {
+nonisolated struct RetryRequest: Sendable, Hashable {
   /// The HTTP method, such as `GET`.
   var method: String
   /// The request's `Idempotency-Key` header: the server applies a request with a
@@ -33,7 +33,7 @@ struct RetryRequest: Sendable, Hashable {
 ///   to try again instead of holding a spinner.
 /// - No retry starts later than `budget` after the first attempt started,
 ///   counting the attempts and the waits on the retry loop's clock.
-struct RetryPolicy: Sendable, Hashable {
+nonisolated struct RetryPolicy: Sendable, Hashable {
   /// Attempts in all, the first one included; 1 never retries.
   var maxAttempts: Int
   /// The backoff's ceiling before the first retry; it doubles for each retry after.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Stage 07: the outbox's writes, over the same request path and error mapping as the reads.
-extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
+nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSource {
   /// Any answer, read only as far as it can be: a 2xx is applied whatever its body.
   ///
   /// A 2xx that can't be read (not JSON, or an add's answer without an id) is

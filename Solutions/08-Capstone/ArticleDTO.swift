@@ -5,7 +5,7 @@ import Foundation
 /// The JSON's shape ends here. Nothing past the remote source sees `updated_at`
 /// or a date string; a record the app cannot read fails the whole answer as
 /// `ArticleError.decoding`, so a half-understood list never reaches the store.
-struct ArticleDTO: Decodable, Sendable {
+nonisolated struct ArticleDTO: Decodable, Sendable {
   let id: String
   let title: String
   let body: String

@@ -5,14 +5,14 @@ import Foundation
 #endif
 
 /// Where fresh articles come from: the seam the repository's tests could swap.
-protocol ArticleRemoteSource: Sendable {
+nonisolated protocol ArticleRemoteSource: Sendable {
   /// Every article the server holds, as domain values.
   /// - Throws: `ArticleError`, or `CancellationError` when the caller was cancelled.
   func articles() async throws -> [Article]
 }
 
 /// `GET /articles` through an injected session, with every failure in the domain's words.
-struct URLSessionArticleRemoteSource: ArticleRemoteSource {
+nonisolated struct URLSessionArticleRemoteSource: ArticleRemoteSource {
   let baseURL: URL
   let session: URLSession
 

@@ -13,7 +13,7 @@ import Foundation
 ///   - databasePath: The SQLite file the articles are kept in.
 ///   - now: The wall clock, for how old the last refresh is.
 /// - Throws: `ArticleError.storage` when the database cannot be opened; the file is left as it was.
-public func makeArticleRepository(
+nonisolated public func makeArticleRepository(
   baseURL: URL, session: URLSession, databasePath: String, now: @escaping @Sendable () -> Date = { Date() }
 ) throws -> any ArticleRepository {
   let store: SQLiteArticleStore

@@ -11,7 +11,7 @@ import Synchronization
 ///   stored list to every observer, if it changed.
 /// - `observeLatest()` starts with the stored list and ends when the caller
 ///   stops reading, or when the repository goes away.
-final class OfflineFirstArticleRepository: ArticleRepository {
+nonisolated final class OfflineFirstArticleRepository: ArticleRepository {
   private struct State {
     let store: SQLiteArticleStore
     var observers: [Int: AsyncStream<[Article]>.Continuation] = [:]

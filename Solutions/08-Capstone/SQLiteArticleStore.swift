@@ -6,7 +6,7 @@ import Foundation
 /// Not `Sendable`: one connection, used by one owner at a time. The repository
 /// keeps it behind its lock, so a write, the read after it and the publish of
 /// what was read happen in one piece.
-final class SQLiteArticleStore {
+nonisolated final class SQLiteArticleStore {
   private let connection: SQLiteConnection
 
   /// Opens (or creates) the database at `path` and brings its schema up to date.

@@ -59,6 +59,8 @@ private struct Script {
   let network: any DemoNetwork
   let narrate: @Sendable (DemoEvent) -> Void
 
+  /// On the main actor, where an app's composition root lives (Solution07's `OfflineAppDependencies` is main-actor).
+  @MainActor
   func run() async throws {
     let started = ContinuousClock.now
     narrate(.say("The app: Solution07's OfflineFirstProductRepository over an OfflineProductStore (SQLite),"))

@@ -29,7 +29,7 @@ struct StubProductRepository: ProductRepository {
 /// Holds every call to `products()` at a gate until the test calls `release()`,
 /// then lets the repository it wraps answer. A test uses it to look at the
 /// screen, or start a second load, while a load is certainly running.
-actor HoldingProductRepository: ProductRepository {
+actor HoldingProductRepository {
   private let wrapped: any ProductRepository
   private var isHolding = true
   private var held: [CheckedContinuation<Void, Never>] = []
@@ -91,7 +91,7 @@ struct UnimplementedProductRepository: ProductRepository {
 
 /// Spy on the data source, for the repository's own tests: it records every
 /// request and answers from one page.
-actor SpyProductRemoteDataSource: ProductRemoteDataSource {
+actor SpyProductRemoteDataSource {
   private(set) var pageRequests: [String] = []
   private(set) var productRequests: [Int] = []
   let page: ProductPage
@@ -119,3 +119,11 @@ extension Product {
       stock: 1, brand: nil, thumbnail: nil, updatedAt: Date(timeIntervalSince1970: 1_746_006_062))
   }
 }
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension HoldingProductRepository: ProductRepository {}
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension SpyProductRemoteDataSource: ProductRemoteDataSource {}

@@ -191,7 +191,7 @@ struct NeverReturned: Error, CustomStringConvertible {
 
 /// Spy on the network: counts calls, answers from a script, can hold calls until
 /// the test releases them, and records calls that end cancelled.
-actor SpyProductRemoteDataSource: ProductRemoteDataSource {
+actor SpyProductRemoteDataSource {
   private(set) var listCalls = 0
   private(set) var productCalls: [Int] = []
   private(set) var cancelledCalls = 0
@@ -269,7 +269,7 @@ actor SpyProductRemoteDataSource: ProductRemoteDataSource {
 /// Spy on the disk tier: forwards to a real store, counts reads and writes, and
 /// can make writes or reads fail. Given the repository's `now`, it fails the
 /// test naming Task 4 when a write is stamped with another time (`Date()`, say).
-actor SpyCacheStore: ProductCacheStore {
+actor SpyCacheStore {
   struct WriteFailed: Error, Equatable, CustomStringConvertible {
     var description: String { "disk full" }
   }
@@ -425,7 +425,7 @@ struct Harness {
 /// Stub repository for the view model's cancellation tests: answers the first
 /// `answeredCalls` calls at once with `answer`, and holds every later call until
 /// its task is cancelled, then throws `CancellationError`, as the real one does.
-actor HoldingProductRepository: ProductRepository {
+actor HoldingProductRepository {
   private let answer: RepositoryAnswer<[Product]>
   private var answeredCalls: Int
   /// One event per call that is being held.
@@ -451,3 +451,15 @@ actor HoldingProductRepository: ProductRepository {
     throw RemoteDataSourceError.http(status: 404, message: nil)
   }
 }
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension SpyProductRemoteDataSource: ProductRemoteDataSource {}
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension SpyCacheStore: ProductCacheStore {}
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension HoldingProductRepository: ProductRepository {}

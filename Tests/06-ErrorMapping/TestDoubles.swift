@@ -115,7 +115,7 @@ final class ScriptedRandom: Sendable {
 
 /// A repository that answers its first call and holds every later one until its
 /// task is cancelled, for the view model's cancellation test.
-actor HoldingProductRepository: ProductRepository {
+actor HoldingProductRepository {
   private let answer: RepositoryAnswer<[Product]>
   private var calls = 0
   /// What a held call sleeps on; a test waits for its sleeper to know the call is in flight.
@@ -235,3 +235,7 @@ final class CannedHTTPAnswer: URLProtocol {
 
   override func stopLoading() {}
 }
+
+// The conformance is declared apart from the actor: Swift 6.3 can reject an actor that
+// conforms to a `nonisolated` protocol in its own declaration (Docs/Setup.md, "Today's Xcode").
+extension HoldingProductRepository: ProductRepository {}

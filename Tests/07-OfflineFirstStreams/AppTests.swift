@@ -15,6 +15,7 @@ import Testing
 /// The last stage is an app: one composition root wires store, repository,
 /// engine and connectivity, and the screen depends on a protocol.
 @Suite(.timeLimit(.minutes(1)))
+@MainActor
 struct AppTests {
   /// The app on `path`, over the fake catalog, following `connectivity`.
   private func app(_ api: FakeCatalogAPI, path: String, connectivity: AsyncStream<Bool>) throws
@@ -33,7 +34,8 @@ struct AppTests {
     let (offline, stayOffline) = AsyncStream.makeStream(of: Bool.self)
     let first = try app(api, path: file.path, connectivity: offline)
     stayOffline.yield(false)
-    guard await attempt(4, "an add", for: 7, { try await first.repository.add(draft()) }) != nil else { return }
+    let repository = first.repository
+    guard await attempt(4, "an add", for: 7, { @Sendable in try await repository.add(draft()) }) != nil else { return }
     first.shutDown()
     await first.engineStopped()
     // A new launch on the same file: its engine sends what the last one left.
