@@ -2,7 +2,7 @@ import LessonSupport
 
 /// A local data source that keeps products in memory: for previews, tests and
 /// as the simplest thing that keeps the contract.
-actor InMemoryProductLocalDataSource: ProductLocalDataSource {
+actor InMemoryProductLocalDataSource {
   init(products: [Product] = []) {
     // TODO: Task 5. Start with these products (Docs/02-DataSources.md).
   }
@@ -20,3 +20,8 @@ actor InMemoryProductLocalDataSource: ProductLocalDataSource {
     throw NotDoneYet("Task 5", in: "Docs/02-DataSources.md", "save(_:) should keep the products")
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension InMemoryProductLocalDataSource: ProductLocalDataSource {}

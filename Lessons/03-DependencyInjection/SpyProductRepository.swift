@@ -5,7 +5,7 @@ import LessonSupport
 /// Docs/03-DependencyInjection.md, Task 2, says what it records and how it
 /// answers; "Test doubles, by role" says why it sits in the lesson folder and
 /// never in an app target.
-actor SpyProductRepository: ProductRepository {
+actor SpyProductRepository {
   /// What the tests read about the calls to `products()` (Task 2).
   private(set) var productsCallCount = 0
   /// The spy's script (Task 2).
@@ -27,3 +27,8 @@ actor SpyProductRepository: ProductRepository {
     throw RemoteDataSourceError.http(status: 404, message: "Product with id '\(id)' not found")
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SpyProductRepository: ProductRepository {}

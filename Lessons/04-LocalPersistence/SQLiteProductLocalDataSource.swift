@@ -8,7 +8,7 @@ import LessonSupport
 /// The actor serializes every use of its one connection. Behind the protocol
 /// the design is yours: the schema, its migrations, and how a row becomes a
 /// `Product` and back (add files beside this one as you see fit).
-actor SQLiteProductLocalDataSource: ProductLocalDataSource {
+actor SQLiteProductLocalDataSource {
   private let database: SQLiteConnection
 
   /// Opens (or creates) the database at `path`, or `":memory:"`, and brings its schema up to date.
@@ -44,3 +44,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
     throw NotDoneYet("Task 4", in: "Docs/04-LocalPersistence.md", "save(_:) should store every product, or none")
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SQLiteProductLocalDataSource: ProductLocalDataSource {}

@@ -14,7 +14,7 @@ import LessonSupport
 ///
 /// How the tiers, the keys and the shared requests are arranged inside is
 /// yours to design: Docs/05-CachingRepository.md, "Your decisions".
-actor CachingProductRepository: ProductRepository {
+actor CachingProductRepository {
   /// How many products the list screen shows.
   static let pageSize = 30
 
@@ -83,3 +83,8 @@ actor CachingProductRepository: ProductRepository {
     // TODO: Task 6. Stop every background refresh running now.
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension CachingProductRepository: ProductRepository {}

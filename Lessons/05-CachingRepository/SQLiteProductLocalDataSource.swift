@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It keeps the protocol of stage 02, so nothing above the data layer changes.
 /// The actor serializes every use of its one connection.
-actor SQLiteProductLocalDataSource: ProductLocalDataSource {
+actor SQLiteProductLocalDataSource {
   // Stage 05: not private, so SQLiteProductLocalDataSource+Cache.swift can use it.
   let database: SQLiteConnection
 
@@ -98,3 +98,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
     return ProductRow(product)
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SQLiteProductLocalDataSource: ProductLocalDataSource {}

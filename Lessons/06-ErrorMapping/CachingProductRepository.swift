@@ -12,7 +12,7 @@ import Foundation
 /// - Background refreshes belong to the repository: `cancelRevalidations()`
 ///   stops them, and so does letting the repository go, since none holds it.
 /// - Wall-clock time comes from `now`, never from `Date()`, so tests set it.
-actor CachingProductRepository: ProductRepository {
+actor CachingProductRepository {
   /// How many products the list screen shows.
   static let pageSize = 30
 
@@ -367,3 +367,8 @@ nonisolated struct ProductMemory: Sendable {
     }
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension CachingProductRepository: ProductRepository {}

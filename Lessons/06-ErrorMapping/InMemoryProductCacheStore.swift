@@ -2,7 +2,7 @@ import Foundation
 
 /// A `ProductCacheStore` in memory: the reference the SQLite store is checked
 /// against, and a store for previews and tests.
-actor InMemoryProductCacheStore: ProductCacheStore {
+actor InMemoryProductCacheStore {
   private var list: (ids: [Int], fetchedAt: Date)?
   private var products: [Int: CacheEntry<Product>] = [:]
 
@@ -24,3 +24,8 @@ actor InMemoryProductCacheStore: ProductCacheStore {
     products[product.id] = CacheEntry(value: product, fetchedAt: fetchedAt)
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension InMemoryProductCacheStore: ProductCacheStore {}

@@ -9,7 +9,7 @@
 ///
 /// Stage 05: it answers `RepositoryAnswer`s, and `policies` records the policy
 /// of every call. Stage 06: it throws what a repository throws, `CatalogError`.
-actor SpyProductRepository: ProductRepository {
+actor SpyProductRepository {
   /// How many times `products(policy:)` has been called.
   private(set) var productsCallCount = 0
   /// Stage 05: the policy of each call, in order.
@@ -37,3 +37,8 @@ actor SpyProductRepository: ProductRepository {
     throw CatalogError.notFound
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SpyProductRepository: ProductRepository {}

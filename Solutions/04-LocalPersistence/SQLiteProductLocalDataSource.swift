@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It keeps the protocol of stage 02, so nothing above the data layer changes.
 /// The actor serializes every use of its one connection.
-actor SQLiteProductLocalDataSource: ProductLocalDataSource {
+actor SQLiteProductLocalDataSource {
   private let database: SQLiteConnection
 
   /// Opens (or creates) the database at `path`, or `":memory:"`, and brings its schema up to date.
@@ -86,3 +86,8 @@ actor SQLiteProductLocalDataSource: ProductLocalDataSource {
     }
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SQLiteProductLocalDataSource: ProductLocalDataSource {}

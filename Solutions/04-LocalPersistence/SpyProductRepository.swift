@@ -6,7 +6,7 @@
 /// file lives in the test target. Here it sits with the stage's code, because
 /// one test folder is compiled against both the lesson and the solution; no
 /// app code uses it.
-actor SpyProductRepository: ProductRepository {
+actor SpyProductRepository {
   /// How many times `products()` has been called.
   private(set) var productsCallCount = 0
   /// What the next calls to `products()` answer, in order.
@@ -30,3 +30,8 @@ actor SpyProductRepository: ProductRepository {
     throw RemoteDataSourceError.http(status: 404, message: "Product with id '\(id)' not found")
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension SpyProductRepository: ProductRepository {}

@@ -1,6 +1,6 @@
 /// A local data source that keeps products in memory: for previews, tests and
 /// as the simplest thing that keeps the contract.
-actor InMemoryProductLocalDataSource: ProductLocalDataSource {
+actor InMemoryProductLocalDataSource {
   private var byID: [Int: Product]
 
   init(products: [Product] = []) {
@@ -19,3 +19,8 @@ actor InMemoryProductLocalDataSource: ProductLocalDataSource {
     for product in products { byID[product.id] = product }
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension InMemoryProductLocalDataSource: ProductLocalDataSource {}

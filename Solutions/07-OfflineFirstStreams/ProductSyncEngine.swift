@@ -18,7 +18,7 @@ import Foundation
 ///   running one looks for entries once more before it ends.
 /// - Everything it knows waits in the database, so a new engine after a restart
 ///   picks up where the last one stopped.
-actor ProductSyncEngine: OutboxSyncing {
+actor ProductSyncEngine {
   private let store: OfflineProductStore
   private let remote: any ProductSyncRemoteDataSource
   private let retrying: RetryingProductRemoteDataSource
@@ -306,3 +306,8 @@ actor ProductSyncEngine: OutboxSyncing {
     }
   }
 }
+
+// Declared apart from the actor: Swift 6.3, building with a package's defaults, can
+// reject an actor that names a `nonisolated` protocol in its own declaration
+// (Docs/Setup.md, "Today's Xcode").
+extension ProductSyncEngine: OutboxSyncing {}

@@ -377,22 +377,41 @@ struct FaultCheck {
   }
 
   /// The scratch package's manifest.
+  ///
+  /// Its targets build with the settings the course's own package gives them
+  /// (Package.swift): Swift 6, the same upcoming features, and the learner's
+  /// module as a new Xcode 26 app target (main-actor by default,
+  /// nonisolated(nonsending)) unless `COURSE_ISOLATION=package`. A test that
+  /// the course's package refuses is refused here too.
   func manifest() -> String {
     // .build/course/faults/NN-Name is four folders below the package root.
     let support = ".product(name: \"CourseStageSupport\", package: \"RepositoryCourse\")"
     return """
-      // swift-tools-version: 6.0
+      // swift-tools-version: 6.2
       // Written by `swift run course check`; see Sources/CourseKit/FaultCheck.swift.
       import PackageDescription
+
+      let everyTarget: [SwiftSetting] = [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InferIsolatedConformances"),
+      ]
+      let appDefaults: [SwiftSetting] =
+        Context.environment["COURSE_ISOLATION"] == "package"
+        ? [] : [.defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
       let package = Package(
         name: "CourseFaultCheck",
         platforms: [.macOS(.v15), .iOS(.v18)],
         dependencies: [.package(name: "RepositoryCourse", path: "../../../..")],
         targets: [
-          .target(name: "\(stage.lessonModule)", dependencies: [\(support)]),
-          .testTarget(name: "YourTests", dependencies: ["\(stage.lessonModule)", \(support)]),
-          .testTarget(name: "ReferenceTests", dependencies: ["\(stage.lessonModule)", \(support)]),
+          .target(
+            name: "\(stage.lessonModule)", dependencies: [\(support)], swiftSettings: everyTarget + appDefaults),
+          .testTarget(
+            name: "YourTests", dependencies: ["\(stage.lessonModule)", \(support)], swiftSettings: everyTarget),
+          .testTarget(
+            name: "ReferenceTests", dependencies: ["\(stage.lessonModule)", \(support)], swiftSettings: everyTarget),
         ]
       )
 
