@@ -77,7 +77,7 @@ let package = Package(
     .target(name: "CourseClock"),
     .target(name: "FakeCatalog", dependencies: ["CourseFixtures", "CourseClock"]),
     .target(name: "LessonSupport"),
-    .target(name: "StageTesting", dependencies: ["LessonSupport", "CourseClock"]),
+    .target(name: "StageTesting", dependencies: ["LessonSupport", "CourseClock", "CourseSQLite"]),
     .target(name: "CourseSQLite", dependencies: sqliteDependencies),
     .target(name: "CatalogServer", dependencies: ["FakeCatalog", "CourseFixtures"]),
     // `course demo`: the finished app of the last stage against an embedded `course serve`.

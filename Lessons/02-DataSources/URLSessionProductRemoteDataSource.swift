@@ -8,10 +8,19 @@ import LessonSupport
 /// The real remote data source: the Catalog API over URLSession.
 ///
 /// What it builds, decodes and refuses on the way, and in which types, is yours
-/// to design (Docs/02-DataSources.md, Tasks 1 to 4).
+/// to design (Docs/02-DataSources.md, Tasks 1 to 4). Where that work runs is
+/// Task 7's.
 nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
+  /// What reads the bodies: the catalog's decoder unless a test gives another.
+  let decoder: JSONDecoder
+
+  init(baseURL: URL, session: URLSession, decoder: JSONDecoder = .catalog()) {
+    self.baseURL = baseURL
+    self.session = session
+    self.decoder = decoder
+  }
 
   func products(limit: Int, skip: Int) async throws -> ProductPage {
     throw NotDoneYet(

@@ -8,12 +8,22 @@ import Foundation
 nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let baseURL: URL
   let session: URLSession
+  /// What reads the bodies: the catalog's decoder unless a test gives another.
+  let decoder: JSONDecoder
 
-  func products(limit: Int, skip: Int) async throws -> ProductPage {
+  init(baseURL: URL, session: URLSession, decoder: JSONDecoder = .catalog()) {
+    self.baseURL = baseURL
+    self.session = session
+    self.decoder = decoder
+  }
+
+  /// `@concurrent`: the request, the decoding and the mapping run on the
+  /// concurrent pool, never on the caller's actor, such as the main actor of a view model.
+  @concurrent func products(limit: Int, skip: Int) async throws -> ProductPage {
     try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain()
   }
 
-  func product(id: Int) async throws -> Product {
+  @concurrent func product(id: Int) async throws -> Product {
     try await send(.product(id: id), as: ProductDTO.self).toDomain()
   }
 
@@ -35,11 +45,11 @@ nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     }
     guard let http = response as? HTTPURLResponse else { throw RemoteDataSourceError.notHTTP }
     guard (200..<300).contains(http.statusCode) else {
-      let message = try? JSONDecoder.catalog().decode(ErrorBody.self, from: data).message
+      let message = try? decoder.decode(ErrorBody.self, from: data).message
       throw RemoteDataSourceError.http(status: http.statusCode, message: message)
     }
     do {
-      return try JSONDecoder.catalog().decode(Body.self, from: data)
+      return try decoder.decode(Body.self, from: data)
     } catch {
       throw RemoteDataSourceError.decoding("\(error)")
     }

@@ -1,7 +1,7 @@
 import CourseSQLite
 import Foundation
 
-extension SQLiteProductLocalDataSource {
+nonisolated extension SQLiteProductLocalDataSource {
   /// Opens the store at `path`; when the file there is not a readable SQLite
   /// database, moves it aside to `path + ".unreadable"` and starts empty.
   ///

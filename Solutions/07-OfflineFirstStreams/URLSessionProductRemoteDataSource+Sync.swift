@@ -14,7 +14,8 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
     let id: Int?
   }
 
-  func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
+  /// `@concurrent`, as the reads are: the answer is decoded off the caller's actor.
+  @concurrent func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
     let path = entry.kind == .add ? "/products/add" : "/products/\(entry.productID)"
     let method: Endpoint.Method =
       switch entry.kind {
@@ -34,7 +35,7 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
       if entry.kind == .delete { return WriteReceipt(id: entry.productID, product: nil) }
       // The catalog applied the write: a body that is not a valid product is
       // still a receipt. Its id, if it can be read, still names an added product.
-      if let product = try? JSONDecoder.catalog().decode(ProductDTO.self, from: data).toDomain() {
+      if let product = try? decoder.decode(ProductDTO.self, from: data).toDomain() {
         if entry.kind == .add { try Self.checkCatalogID(product.id) }
         return WriteReceipt(id: product.id, product: product)
       }
@@ -43,7 +44,7 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
       // became (an add's id, an update's version) is only in the answer. The entry
       // stays first in line, and sent again with the same key it gets the
       // catalog's kept answer: the key, not the title, says which product it is.
-      guard let answer = try? JSONDecoder.catalog().decode(Answer.self, from: data) else {
+      guard let answer = try? decoder.decode(Answer.self, from: data) else {
         throw CatalogError.connectionLost
       }
       guard entry.kind == .add else { return WriteReceipt(id: entry.productID, product: nil) }

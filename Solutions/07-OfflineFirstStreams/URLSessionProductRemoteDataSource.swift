@@ -16,6 +16,8 @@ nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   let now: @Sendable () -> Date
   /// Stage 06: the boundary's tables, the composition root's mapper unless a test gives another.
   let mapper: any CatalogErrorMapping
+  /// What reads the bodies: the catalog's decoder unless a test gives another.
+  let decoder: JSONDecoder
 
   /// Makes the source for the catalog at `baseURL`.
   ///
@@ -24,17 +26,21 @@ nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
   ///   - session: The session requests go through.
   ///   - now: The wall-clock time, for a `Retry-After` date when an answer has no `Date`.
   ///   - mapper: What turns each failure into a `CatalogError`: `AppDependencies.errorMapper()` by default.
+  ///   - decoder: What reads the bodies: `JSONDecoder.catalog()` by default.
   init(
     baseURL: URL, session: URLSession, now: @escaping @Sendable () -> Date,
-    mapper: any CatalogErrorMapping = AppDependencies.errorMapper()
+    mapper: any CatalogErrorMapping = AppDependencies.errorMapper(), decoder: JSONDecoder = .catalog()
   ) {
     self.baseURL = baseURL
     self.session = session
     self.now = now
     self.mapper = mapper
+    self.decoder = decoder
   }
 
-  func products(limit: Int, skip: Int) async throws -> ProductPage {
+  /// `@concurrent`: the request, the decoding and the mapping run on the
+  /// concurrent pool, never on the caller's actor, such as the main actor of a view model.
+  @concurrent func products(limit: Int, skip: Int) async throws -> ProductPage {
     try await mappingErrors {
       let page = try await send(.products(limit: limit, skip: skip), as: ProductPageDTO.self).toDomain()
       for product in page.products { try Self.checkCatalogID(product.id) }
@@ -42,7 +48,7 @@ nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     }
   }
 
-  func product(id: Int) async throws -> Product {
+  @concurrent func product(id: Int) async throws -> Product {
     try await mappingErrors {
       let product = try await send(.product(id: id), as: ProductDTO.self).toDomain()
       try Self.checkCatalogID(product.id)
@@ -70,7 +76,7 @@ nonisolated struct URLSessionProductRemoteDataSource: ProductRemoteDataSource {
     if let failure = mapper.checkBody(data, contentType: http.value(forHTTPHeaderField: "Content-Type")) {
       throw failure
     }
-    return try JSONDecoder.catalog().decode(Body.self, from: data)
+    return try decoder.decode(Body.self, from: data)
   }
 
   /// Sends the endpoint's request and checks the status; the body is the caller's to read.

@@ -79,6 +79,7 @@ public final class SQLiteConnection {
   /// - Throws: `SQLiteError` naming the SQL.
   public func execute(_ sql: String) throws {
     try refuseNUL(in: sql)
+    SQLiteMainActorWatch.note(sql, path: path)
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     defer { sqlite3_free(message) }
@@ -96,6 +97,7 @@ public final class SQLiteConnection {
   ///   unknown table, `.misuse` for more than one statement or none.
   public func prepare(_ sql: String) throws -> SQLiteStatement {
     try refuseNUL(in: sql)
+    SQLiteMainActorWatch.note(sql, path: path)
     var statement: OpaquePointer?
     // Explicit byte counts: the terminator is included, which spares SQLite a copy.
     let rest: String = try sql.utf8CString.withUnsafeBufferPointer { text in

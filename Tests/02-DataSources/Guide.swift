@@ -18,6 +18,7 @@ let guide = StageGuide(
     4: "Refuse what breaks the domain's rules",
     5: "Keep products in the in-memory local source",
     6: "Point the view model at the protocol",
+    7: "Decode off the main actor",
   ]
 )
 

@@ -18,6 +18,7 @@ let guide = StageGuide(
     3: "Give back what was saved",
     4: "Save all or nothing",
     5: "Read newest first",
+    6: "Keep the disk off the main actor",
   ]
 )
 
