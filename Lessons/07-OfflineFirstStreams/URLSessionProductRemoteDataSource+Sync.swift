@@ -15,7 +15,8 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
   }
 
   /// `@concurrent`, as the reads are: the answer is decoded off the caller's actor.
-  @concurrent func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt {
+  @concurrent func send(_ entry: OutboxEntry, idempotencyKey: String, baseVersion: String?) async throws -> WriteReceipt
+  {
     let path = entry.kind == .add ? "/products/add" : "/products/\(entry.productID)"
     let method: Endpoint.Method =
       switch entry.kind {

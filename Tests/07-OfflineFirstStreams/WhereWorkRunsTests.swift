@@ -35,14 +35,19 @@ struct WhereWorkRunsTests {
     do {
       try await app.repository.refresh()
     } catch {
-      Issue.record(guide.task(3, "refresh() from the main actor should write a page through the store; it threw \(error)", blaming: error))
+      Issue.record(
+        guide.task(
+          3, "refresh() from the main actor should write a page through the store; it threw \(error)", blaming: error))
       return
     }
     let addWatch = SQLiteMainActorWatch(path: file.path)
     do {
       _ = try await app.repository.add(draft())
     } catch {
-      Issue.record(guide.task(4, "add(_:) from the main actor should keep the product and its outbox entry; it threw \(error)", blaming: error))
+      Issue.record(
+        guide.task(
+          4, "add(_:) from the main actor should keep the product and its outbox entry; it threw \(error)",
+          blaming: error))
       return
     }
     let decodedOnMainActor = decoder.decodes.filter(\.onMainActor).map(\.type)
