@@ -22,7 +22,13 @@ import Synchronization
 ///   that runs no run loop, and its client accepts calls from any thread: the
 ///   answer is sent from the task's thread, and the `stopped` flag, read under the
 ///   lock before each callback (the call itself outside it), keeps a stopped
-///   request silent.
+///   request silent. URLSession's `cancel()` there calls `stopLoading()` and then
+///   the client's `didFailWithError` itself, from its own queue, after it checked
+///   the task was running: an answer finishing meanwhile would end the task twice
+///   (a crash in swift-corelibs-foundation's task registry, or a continuation
+///   resumed twice). So on Linux `client` hands out a gate, `EndOnce`, through
+///   which every caller, URLSession included, reaches the real client: the first
+///   finish or failure passes, and nothing after it.
 final class FakeCatalogURLProtocol: URLProtocol {
   private struct State {
     /// Set once by `stopLoading`.
@@ -31,6 +37,8 @@ final class FakeCatalogURLProtocol: URLProtocol {
     var work: Task<Void, Never>?
     /// An answer waiting for the client thread (Apple platforms).
     var pending: (outcome: FakeCatalogAPI.Outcome, url: URL)?
+    /// Whether the client has been told the request ended, by a finish or a failure (Linux).
+    var ended = false
   }
 
   private let state = Mutex(State())
@@ -136,6 +144,75 @@ final class FakeCatalogURLProtocol: URLProtocol {
       send { $0.urlProtocolDidFinishLoading(self) }
     }
   }
+
+  #if !canImport(Darwin)
+    override var client: (any URLProtocolClient)? {
+      get { super.client.map { EndOnce(client: $0, owner: self) } }
+      set { super.client = newValue }
+    }
+
+    /// Claims the request's one ending; `false` when it has ended already.
+    fileprivate func claimEnd() -> Bool {
+      state.withLock { state in
+        defer { state.ended = true }
+        return !state.ended
+      }
+    }
+
+    fileprivate var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// The real client behind a gate: the first finish or failure passes, and
+    /// nothing after it, whoever calls (this protocol, or URLSession's `cancel()`).
+    ///
+    /// `@unchecked Sendable`: it holds only lets; the owner's state is behind its Mutex.
+    private final class EndOnce: NSObject, URLProtocolClient, @unchecked Sendable {
+      let client: any URLProtocolClient
+      let owner: FakeCatalogURLProtocol
+
+      init(client: any URLProtocolClient, owner: FakeCatalogURLProtocol) {
+        self.client = client
+        self.owner = owner
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        if owner.claimEnd() { client.urlProtocol(`protocol`, didFailWithError: error) }
+      }
+
+      func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
+        if owner.claimEnd() { client.urlProtocolDidFinishLoading(`protocol`) }
+      }
+
+      func urlProtocol(
+        _ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy: URLCache.StoragePolicy
+      ) {
+        if !owner.hasEnded {
+          client.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: cacheStoragePolicy)
+        }
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+        if !owner.hasEnded { client.urlProtocol(`protocol`, didLoad: data) }
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
+        if !owner.hasEnded {
+          client.urlProtocol(`protocol`, wasRedirectedTo: request, redirectResponse: redirectResponse)
+        }
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
+        if !owner.hasEnded { client.urlProtocol(`protocol`, cachedResponseIsValid: cachedResponse) }
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
+        client.urlProtocol(`protocol`, didReceive: challenge)
+      }
+
+      func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
+        client.urlProtocol(`protocol`, didCancel: challenge)
+      }
+    }
+  #endif
 
   /// Carries the protocol object into the task that answers.
   ///

@@ -97,3 +97,35 @@ struct FakeCatalogURLProtocolTests {
     #expect(api.requests.count == count, "every request reached the API")
   }
 }
+
+/// Cancelling a request at any point of its answer never crashes the process:
+/// URLSession's own `cancel()` calls the client too, and the fake must not let
+/// that second ending reach a task its answer has already finished.
+@Suite(.timeLimit(.minutes(2)))
+struct CancellationStressTests {
+  /// 10,000 requests, two of every three cancelled after 0 to 6 yields, so the
+  /// cancel lands before, during and after the fake's answer.
+  @Test func tenThousandRequestsCancelledAtRandomPointsNeverCrash() async throws {
+    let api = FakeCatalogAPI()
+    let url = api.baseURL.appendingPathComponent("products/1")
+    var generator = SplitMix64(seed: 42)
+    var answered = 0
+    var cancelled = 0
+    for round in 0..<10_000 {
+      let request = Task { try await api.session.data(from: url) }
+      if round % 3 != 0 {
+        for _ in 0..<Int(generator.next() % 7) { await Task.yield() }
+        request.cancel()
+      }
+      switch await request.result {
+      case .success(let (data, response)):
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && !data.isEmpty, "a whole answer, got \(response)")
+        answered += 1
+      case .failure(let error):
+        #expect((error as? URLError)?.code == .cancelled, "a cancelled request fails with .cancelled, got \(error)")
+        cancelled += 1
+      }
+    }
+    #expect(answered + cancelled == 10_000 && answered >= 3_334, "\(answered) answered, \(cancelled) cancelled")
+  }
+}
