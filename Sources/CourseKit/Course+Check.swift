@@ -111,11 +111,25 @@ extension Course {
   /// What to do about a crashed suite whose crash is in a test that names its
   /// task: that task, and the usual cause of the trap. `nil` otherwise.
   func crashStep(_ report: StageReport) -> String? {
-    guard case .crashed(let reason) = report.result.ending, let task = report.crashedTask else { return nil }
+    guard case .crashed(let reason) = report.result.ending else { return nil }
     let stage = report.stage
+    let log = SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")
+    // A backtrace that runs through none of the learner's files is not theirs to fix
+    // by a task: name where it ran instead of blaming the test's task.
+    let yours = Set(
+      package.workspace.swiftFiles(under: "Lessons/\(stage.folder)").map {
+        $0.split(separator: "/").last.map(String.init) ?? $0
+      })
+    let frames = report.result.crashFiles
+    if !frames.isEmpty, !yours.isEmpty, !frames.contains(where: yours.contains) {
+      return style.bold("Next:") + " the crash's backtrace runs through none of your files in Lessons/\(stage.folder) "
+        + "(it runs through \(frames.prefix(3).joined(separator: ", "))), so no task of yours is named for it. "
+        + "\(StageReport.crashCause(reason))\n  Run the check again; if it crashes again, show \(log) to your instructor."
+    }
+    guard let task = report.crashedTask else { return nil }
     return style.bold("Next:") + " the crash is in Task \(task.number) \"\(task.title)\": read "
       + "\(task.section(in: stage)). \(StageReport.crashCause(reason))\n  The backtrace in "
-      + "\(SwiftPackage.logPath(of: "\(stage.lessonModule)Tests")) names the function and line."
+      + "\(log) names the function and line."
   }
 
   /// What to do about a hung suite: the tests that never ended and their task,

@@ -63,6 +63,21 @@ struct CrashReportTests {
       "B.swift names two tasks; a backtrace names C.swift without its folder")
   }
 
+  /// The same crash, with the learner's A.swift in the lesson but a backtrace
+  /// that runs only through Foundation and the test: no task is blamed.
+  @Test func aCrashOutsideTheLearnersFilesBlamesNoTask() throws {
+    let folder = try TemporaryWorkspace()
+    try folder.write("Docs/01-Intro.md", Self.doc)
+    try folder.write("Lessons/01-Intro/A.swift", "func total() {}\n")
+    let console = Self.overflowConsole.replacingOccurrences(
+      of: "/course/Lessons/01-Intro/A.swift", with: "/build/FoundationNetworking/TaskRegistry.swift")
+    let run = CannedRun(status: 4, console: console, events: Self.overflow.events)
+    let (_, output, _) = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: run))
+    #expect(output.contains("runs through none of your files in Lessons/01-Intro"), "\(output)")
+    #expect(output.contains("TaskRegistry.swift"), "\(output)")
+    #expect(!output.contains("Next: the crash is in Task"), "\(output)")
+  }
+
   @Test func statusNamesTheCrashedTaskAndTheCause() throws {
     let folder = try TemporaryWorkspace()
     try folder.write("Docs/01-Intro.md", Self.doc)
