@@ -239,7 +239,7 @@ actor ProductSyncEngine {
     case .storeChanged, .retryDue:
       if state.sync != nil {
         state.changedDuringSync = true
-      } else if state.online, try await store.pendingCount() > 0 {
+      } else if state.online, try await hasPending(&state, wake) {
         try await startSync(&state, wake)
       }
     case .syncEnded(let outcome):
@@ -248,16 +248,13 @@ actor ProductSyncEngine {
       case .success:
         state.failures = 0
         status.publish(.idle)
-        if state.changedDuringSync, state.online, !state.ending, try await store.pendingCount() > 0 {
+        if state.changedDuringSync, state.online, !state.ending, try await hasPending(&state, wake) {
           try await startSync(&state, wake)
         }
       case .failure where !state.online:
         break  // Stopped by going offline: `.offline` says so.
       case .failure(let error):
-        let reported = try reported(error)
-        status.publish(.failed(lastError: reported))
-        state.failures += 1
-        state.retry = retryTimer(after: reported, failures: state.failures, wake)
+        try failed(error, &state, wake)
       }
       state.changedDuringSync = false
       if state.ending { return false }
@@ -270,7 +267,14 @@ actor ProductSyncEngine {
 
   private func startSync(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws {
     state.changedDuringSync = false
-    status.publish(.syncing(pending: try await store.pendingCount()))
+    let pending: Int
+    do {
+      pending = try await store.pendingCount()
+    } catch {
+      try failed(error, &state, wake)
+      return
+    }
+    status.publish(.syncing(pending: pending))
     state.sync = Task {
       do {
         try await self.syncNow()
@@ -279,6 +283,27 @@ actor ProductSyncEngine {
         wake.yield(.syncEnded(.failure(error)))
       }
     }
+  }
+
+  /// Whether the outbox has entries to send. A store that cannot say is a failed
+  /// sync, as one that fails mid-sync is: the engine runs for the app's life.
+  private func hasPending(_ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) async throws -> Bool {
+    do {
+      return try await store.pendingCount() > 0
+    } catch {
+      try failed(error, &state, wake)
+      return false
+    }
+  }
+
+  /// A sync that stopped, or could not start: says why, and sets the retry timer.
+  /// - Throws: Only cancellation, which ends the engine.
+  private func failed(_ error: any Error, _ state: inout Following, _ wake: AsyncStream<Wakeup>.Continuation) throws {
+    let reported = try reported(error)
+    status.publish(.failed(lastError: reported))
+    state.failures += 1
+    state.retry?.cancel()
+    state.retry = retryTimer(after: reported, failures: state.failures, wake)
   }
 
   /// Wakes the engine when the next try is due: after the server's `Retry-After`,
@@ -296,13 +321,15 @@ actor ProductSyncEngine {
 
   /// What a stopped sync reports in `.failed(lastError:)`: the catalog's
   /// `CatalogError` as it is, a store failure mapped as stage 06 maps it (a full
-  /// disk is `.storage(.full)`). Cancellation, and anything else, is thrown on.
+  /// disk is `.storage(.full)`), anything else as storage that could not be
+  /// used. Cancellation is thrown on: it is the one thing that ends the engine.
   private func reported(_ error: any Error) throws -> CatalogError {
     switch error {
+    case is CancellationError: throw error
     case let error as CatalogError: error
     case let error as SQLiteError: CatalogErrorMapper.map(error)
     case let error as LocalDataSourceError: CatalogErrorMapper.map(error)
-    default: throw error
+    default: .storage(.unavailable)
     }
   }
 }

@@ -229,6 +229,14 @@ final class TemporaryDatabase: Sendable {
     }
   }
 
+  /// Makes every read of the outbox fail, or lets it read again: a second
+  /// connection renames the table away and back, so the store's next statement
+  /// on it fails (SQLite's "no such table"), as a locked or damaged file would.
+  func refuseOutboxReads(_ refuse: Bool) throws {
+    try SQLiteConnection(path: path).execute(
+      refuse ? "ALTER TABLE outbox RENAME TO outbox_refused" : "ALTER TABLE outbox_refused RENAME TO outbox")
+  }
+
   /// Makes the COMMIT of any transaction that writes product `id` fail, on a
   /// deferred foreign key the store's own connection checks: SQLite then rolls
   /// the whole transaction back.

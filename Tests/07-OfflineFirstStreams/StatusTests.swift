@@ -197,6 +197,54 @@ struct StatusTests {
   }
 }
 
+/// Task 7: the engine runs for the app's life. A store that fails while the
+/// engine decides whether to sync is a failed sync, never the end of the engine.
+@Suite(.timeLimit(.minutes(1)))
+struct EngineSurvivesItsStoreTests {
+  @Test func aStoreThatFailsWhileTheEngineDecidesIsAFailedSyncAndTheOutboxDrainsLater() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let file = TemporaryDatabase()
+    let harness = try Harness(path: file.path)
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    // The outbox cannot be read: the engine's first question when it comes online fails.
+    try file.refuseOutboxReads(true)
+    connectivity.yield(true)
+    let sawFailure = await waitForStatus(statuses) { if case .failed = $0 { true } else { false } }
+    if !sawFailure {
+      try file.refuseOutboxReads(false)
+      connectivity.finish()
+      let outcome = await result(of: running)
+      Issue.record(
+        guide.task(
+          7,
+          "expected a store that fails while the engine decides whether to sync (its outbox unreadable) to be a failed sync: a .failed status, the engine still following connectivity, and a retry when the backoff passes; got \(describe(statuses.values)) and run(connectivity:) \(ran(outcome)). A loop that runs for the app's life turns an error into a status and a retry, and ends only when connectivity ends or it is cancelled",
+          blaming: outcome))
+      return
+    }
+    // The store recovers; the engine's retry timer, on the test clock, brings the write out.
+    try file.refuseOutboxReads(false)
+    let before = statuses.values.count
+    await harness.clock.waitForSleepersWithinSafetyLimit()
+    harness.clock.advance(by: .seconds(60))
+    let drained = await waitForStatus(statuses, after: before) { $0 == .idle }
+    connectivity.finish()
+    let outcome = await result(of: running)
+    let kettles = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    let left = try await harness.store.outbox()
+    #expect(
+      drained && kettles == 1 && left.isEmpty && outcome.failure == nil,
+      guide.task(
+        7,
+        "expected the write sent once after the store recovered and the retry was due (0 lost, 0 doubled, outbox empty), then run(connectivity:) to return when connectivity ended; got statuses \(describe(statuses.values)), \(kettles) kettle(s) in the catalog, \(left.count) entr(ies) left, and run(connectivity:) \(ran(outcome))",
+        blaming: outcome))
+  }
+}
+
 /// Task 7 against a real network: the engine does not wait for connectivity to change.
 @Suite(.timeLimit(.minutes(1)))
 struct SyncTriggerTests {
@@ -382,6 +430,19 @@ func waitForStatuses(
   let outcome = await result(of: running)
   Issue.record(guide.task(7, "\(problem(seen, outcome)) (\(why))", blaming: outcome), sourceLocation: sourceLocation)
   return false
+}
+
+/// Waits until a status after the first `count` is `wanted`, as statuses arrive:
+/// `false` when the stream ends or the safety limit passes first.
+func waitForStatus(
+  _ statuses: StreamReader<SyncStatus>, after count: Int = 0, _ wanted: (SyncStatus) -> Bool
+) async -> Bool {
+  while !statuses.values.dropFirst(count).contains(where: wanted) {
+    guard await statuses.waitFor(count: statuses.values.count + 1) else {
+      return statuses.values.dropFirst(count).contains(where: wanted)
+    }
+  }
+  return true
 }
 
 /// What `run(connectivity:)` did, for messages: "returned" or "threw …".
