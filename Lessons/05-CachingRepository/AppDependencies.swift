@@ -23,14 +23,26 @@ struct AppDependencies: Sendable {
   ///   - databasePath: The SQLite file of the disk cache, such as one in Application Support.
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through.
+  ///   - report: Where failures the caller never sees go (a cache write or a
+  ///     background refresh that failed, a disk read counted as a miss): the app's
+  ///     log. Standard error unless the app passes its own.
   /// - Throws: `SQLiteError` when the file can't be opened or migrated for another
   ///   reason, such as a lock another process holds or a schema newer than this app;
   ///   a file system error when an unreadable file can't be moved aside.
-  static func live(databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared) throws -> Self {
+  static func live(
+    databasePath: String, baseURL: URL = catalogURL, session: URLSession = .shared,
+    report: @escaping @Sendable (CacheDiagnostic) -> Void = reportToStandardError
+  ) throws -> Self {
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session)
     let store = try SQLiteProductLocalDataSource.openOrReset(path: databasePath)
-    let repository = CachingProductRepository(remote: remote, store: store, now: { Date() })
+    let repository = CachingProductRepository(remote: remote, store: store, now: { Date() }, diagnostics: report)
     return AppDependencies(productRepository: repository)
+  }
+
+  /// Writes what the caching repository noticed and did not throw to standard
+  /// error: `live`'s `report` unless the app passes its own (its `os.Logger`).
+  nonisolated static func reportToStandardError(_ diagnostic: CacheDiagnostic) {
+    FileHandle.standardError.write(Data("RepositoryCourse cache: \(diagnostic)\n".utf8))
   }
 
   /// Canned products and no network, for SwiftUI previews.

@@ -28,12 +28,16 @@ struct AppDependencies: Sendable {
   ///   - baseURL: Where the Catalog API lives; the real DummyJSON service by default.
   ///   - session: The session to send requests through; `nil` makes the app's own.
   ///   - clock: What retries wait on.
+  ///   - report: Where failures the caller never sees go (a cache write or a
+  ///     background refresh that failed, a disk read counted as a miss): the app's
+  ///     log. Standard error unless the app passes its own.
   /// - Throws: `CatalogError.storage` when the file can't be opened or migrated for
   ///   another reason, such as a lock another process holds (`.busy`) or a schema
   ///   newer than this app, or when an unreadable file can't be moved aside (`.unavailable`).
   static func live(
     databasePath: String, baseURL: URL = catalogURL, session: URLSession? = nil,
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(),
+    report: @escaping @Sendable (CacheDiagnostic) -> Void = reportToStandardError
   ) throws -> Self {
     let now: @Sendable () -> Date = { Date() }
     let session = session ?? URLSession(configuration: sessionConfiguration())
@@ -49,7 +53,7 @@ struct AppDependencies: Sendable {
       // Only moving an unreadable file aside throws anything else: the device's storage failed.
       throw CatalogError.storage(.unavailable)
     }
-    let repository = CachingProductRepository(remote: remote, store: store, now: now)
+    let repository = CachingProductRepository(remote: remote, store: store, now: now, diagnostics: report)
     return AppDependencies(productRepository: repository)
   }
 
@@ -82,6 +86,12 @@ struct AppDependencies: Sendable {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     return configuration
+  }
+
+  /// Writes what the caching repository noticed and did not throw to standard
+  /// error: `live`'s `report` unless the app passes its own (its `os.Logger`).
+  nonisolated static func reportToStandardError(_ diagnostic: CacheDiagnostic) {
+    FileHandle.standardError.write(Data("RepositoryCourse cache: \(diagnostic)\n".utf8))
   }
 
   /// Canned products and no network, for SwiftUI previews.

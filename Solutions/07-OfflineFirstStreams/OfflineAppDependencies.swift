@@ -23,7 +23,7 @@ final class OfflineAppDependencies: Sendable {
   let store: OfflineProductStore
   /// The sync engine, for its statuses and conflicts.
   let engine: any OutboxSyncing
-  private let engineRun: Task<Void, any Error>
+  private let engineRun: Task<Void, Never>
 
   /// Wires the app over one store and one catalog, and starts the engine.
   ///
@@ -37,12 +37,15 @@ final class OfflineAppDependencies: Sendable {
   ///   - now: The wall-clock time of the user's changes.
   ///   - conflictPolicy: Who wins a conflict.
   ///   - requestTimeout: How long one request may take, kept on `clock` whatever the platform's timeouts do.
+  ///   - report: Hears it if the engine ever stops with an error, which it should not: the app's
+  ///     log. Standard error unless the app passes its own.
   init(
     store: OfflineProductStore, remote: any ProductSyncRemoteDataSource, connectivity: AsyncStream<Bool>,
     retryPolicy: RetryPolicy = .standard, clock: any Clock<Duration> = ContinuousClock(),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
     now: @escaping @Sendable () -> Date = { Date() }, conflictPolicy: ConflictPolicy = .serverWins,
-    requestTimeout: Duration = .seconds(30)
+    requestTimeout: Duration = .seconds(30),
+    report: @escaping @Sendable (any Error) -> Void = reportToStandardError
   ) {
     let remote = DeadlineRemoteDataSource(wrapping: remote, timeout: requestTimeout, clock: clock)
     let reads = RetryingProductRemoteDataSource(wrapping: remote, policy: retryPolicy, clock: clock, random: random)
@@ -52,7 +55,15 @@ final class OfflineAppDependencies: Sendable {
     self.store = store
     self.engine = engine
     repository = OfflineFirstProductRepository(store: store, remote: reads, now: now)
-    engineRun = Task { try await engine.run(connectivity: connectivity) }
+    engineRun = Task {
+      do {
+        try await engine.run(connectivity: connectivity)
+      } catch is CancellationError {
+        // shutDown(), or this value went away.
+      } catch {
+        report(error)
+      }
+    }
   }
 
   /// The sync engine the app runs and the tests drive, sending the outbox
@@ -92,6 +103,12 @@ final class OfflineAppDependencies: Sendable {
     }
     let remote = URLSessionProductRemoteDataSource(baseURL: baseURL, session: session, now: now)
     return OfflineAppDependencies(store: store, remote: remote, connectivity: connectivity, now: now)
+  }
+
+  /// Writes an engine that stopped with `error` to standard error: `init`'s
+  /// `report` unless the app passes its own (its `os.Logger`).
+  nonisolated static func reportToStandardError(_ error: any Error) {
+    FileHandle.standardError.write(Data("RepositoryCourse sync engine stopped: \(error)\n".utf8))
   }
 
   /// Stops the engine; its status stream finishes.

@@ -1,6 +1,8 @@
+import CourseSQLite
 import FakeCatalog
 import Foundation
 import StageTesting
+import Synchronization
 import Testing
 
 #if SOLUTION
@@ -40,6 +42,38 @@ struct AppDependenciesTests {
         5,
         "after a restart, offline, the list screen should show the saved list from disk, got \(viewModel.state) from \(String(describing: viewModel.lastUpdate?.origin))",
         blaming: first))
+  }
+
+  /// The app hears what the repository does not throw: `live(report:)` reaches
+  /// the repository, and a cache write that fails is reported once while the
+  /// screen still shows the network's answer.
+  @Test func liveWiringReportsACacheWriteThatFailedAndStillShowsTheAnswer() async throws {
+    let api = FakeCatalogAPI()
+    let file = TemporaryDatabase()
+    let heard = Mutex<[String]>([])
+    let app = try AppDependencies.live(
+      databasePath: file.path, baseURL: api.baseURL, session: api.session,
+      report: { diagnostic in heard.withLock { $0.append("\(diagnostic)") } })
+    // A second connection makes every table of the cache refuse writes, as a full disk would.
+    let raw = try SQLiteConnection(path: file.path)
+    let tables = try raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .query { $0.text(at: 0) ?? "" }
+    for table in tables {
+      for event in ["INSERT", "UPDATE", "DELETE"] {
+        try raw.execute(
+          "CREATE TRIGGER \"refuse_\(event)_\(table)\" BEFORE \(event) ON \"\(table)\" BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+        )
+      }
+    }
+    let model = app.makeProductListViewModel()
+    await model.load()
+    let reports = heard.withLock { $0 }
+    #expect(
+      model.lastUpdate?.origin == .network && reports.count == 1 && reports.first?.hasPrefix("writeFailed") == true,
+      guide.task(
+        4,
+        "with a cache that refuses writes, the screen should show the network's 30 products and the app hear one writeFailed through live(report:); the screen shows \(model.state) from \(String(describing: model.lastUpdate?.origin)), and the app heard \(reports)"
+      ))
   }
 
   @Test func liveWiringStartsAnEmptyCacheOverAnUnreadableFile() async throws {

@@ -204,7 +204,8 @@ struct EngineSurvivesItsStoreTests {
   @Test func aStoreThatFailsWhileTheEngineDecidesIsAFailedSyncAndTheOutboxDrainsLater() async throws {
     guard await requireTask1(for: 7) else { return }
     let file = TemporaryDatabase()
-    let harness = try Harness(path: file.path)
+    // A jitter of 0.5: the first backoff is 250 ms on the test clock, which the test advances.
+    let harness = try Harness(path: file.path, random: { 0.5 })
     guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
       return
     }
