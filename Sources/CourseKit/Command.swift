@@ -225,7 +225,7 @@ public enum Command: Sendable, Equatable {
 
     Checks that this laptop can run the course, before the first build (it
     needs no test target built), each check with ✔ or ✘ and the fix in one line:
-      swift         Swift 6.0 or later (`swift --version`)
+      swift         Swift 6.2 or later (`swift --version`)
       build-system  the build system SwiftPM uses by default, and the one
                     `course` builds with
       sqlite        on Linux, SQLite's headers (libsqlite3-dev)

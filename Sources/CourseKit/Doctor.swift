@@ -109,13 +109,13 @@ struct Doctor: Sendable {
     else {
       return DoctorCheck(
         id: "swift", verdict: .blocking, summary: "`swift --version` did not run",
-        fix: "install Swift 6.0 or later (swift.org/install; on a Mac, Xcode 16 or later) and put it on PATH")
+        fix: "install Swift 6.2 or later (swift.org/install; on a Mac, Xcode 26 or later) and put it on PATH")
     }
     let text = version.map(String.init).joined(separator: ".")
-    guard !version.lexicographicallyPrecedes([6, 0]) else {
+    guard !version.lexicographicallyPrecedes([6, 2]) else {
       return DoctorCheck(
-        id: "swift", verdict: .blocking, summary: "Swift \(text): the course needs 6.0 or later",
-        fix: "install Swift 6.0 or later (swift.org/install; on a Mac, Xcode 16 or later)")
+        id: "swift", verdict: .blocking, summary: "Swift \(text): the course needs 6.2 or later (Package.swift builds the stages with today's app defaults)",
+        fix: "install Swift 6.2 or later (swift.org/install; on a Mac, Xcode 26 or later)")
     }
     return DoctorCheck(id: "swift", verdict: .ok, summary: "Swift \(text)")
   }

@@ -168,10 +168,11 @@ enum FaultSchema {
     import Foundation
 
     /// Which fault this run has turned on; `nil`: the reference solution as it is.
-    let courseActiveFault: String? = ProcessInfo.processInfo.environment["\(variable)"]
+    /// `nonisolated`: the module is main-actor by default, and faults sit in data-layer code.
+    nonisolated let courseActiveFault: String? = ProcessInfo.processInfo.environment["\(variable)"]
 
     /// Whether the fault with this id is on.
-    func courseFault(_ id: String) -> Bool { courseActiveFault == id }
+    nonisolated func courseFault(_ id: String) -> Bool { courseActiveFault == id }
 
     """
 

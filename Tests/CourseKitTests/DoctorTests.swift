@@ -81,7 +81,7 @@ struct DoctorTests {
   @Test(arguments: [
     ("sqlite", "sudo apt-get install libsqlite3-dev"),
     ("links", "git clone the course again"),
-    ("swift", "install Swift 6.0 or later"),
+    ("swift", "install Swift 6.2 or later"),
     ("disk", "free at least"),
     ("compile", "run `swift build` to see the compiler's error"),
   ])

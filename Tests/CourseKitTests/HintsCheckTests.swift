@@ -35,7 +35,7 @@ struct HintsCheckTests {
     let checks = HintsCheck.checks(for: Self.stage, in: folder.workspace)
     #expect(
       checks.map(\.text) == [
-        "Docs/hints/04-LocalPersistence.md: 3 hints for each of the 6 tasks, titled as in Docs/04-LocalPersistence.md"
+        "Docs/hints/04-LocalPersistence.md: 3 hints for each of the 7 tasks, titled as in Docs/04-LocalPersistence.md"
       ])
   }
 
