@@ -23,7 +23,7 @@ struct ReadPolicyTests {
     guard let first = journal.launch(for: 3),
       await attempt(3, "refresh() should keep the articles", { try await first.refresh() }) != nil
     else { return nil }
-    journal.clock.advance(by: 86_400)
+    journal.clock.advance(by: 86_400 + 60)  // A day and a minute: an age of "a day" passes, by > or by >=.
     journal.theirEdit(
       id: fixtureArticles[5].id, title: "Changed overnight", stampedAt: startDate.addingTimeInterval(3_600))
     return journal
