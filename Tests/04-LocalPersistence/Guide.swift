@@ -196,9 +196,46 @@ struct RawFile {
         ).query([.text(index.name)]) { "\($0.text(at: 0) ?? "?") \($0.int64(at: 1) == 1 ? "DESC" : "ASC")" }
         return "\(index.unique ? "unique " : "")index (\(keys.joined(separator: ", ")))"
       }
+      let checks = try self.checks(of: table)
       return
         "\(table): \(columns.joined(separator: ", "))\(keys.isEmpty ? "" : "; ")\(keys.sorted().joined(separator: "; "))"
+        + (checks.isEmpty ? "" : "; CHECK " + checks.joined(separator: ", CHECK "))
     }
+  }
+
+  /// The CHECK constraints of `table`, each without white space and in lower
+  /// case, sorted. SQLite keeps them only in the table's SQL text (which an
+  /// `ALTER TABLE … ADD COLUMN` extends), so a new file and an upgraded one can
+  /// differ in them while every pragma agrees.
+  func checks(of table: String) throws -> [String] {
+    let sql =
+      try database.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .query([.text(table)]) { $0.text(at: 0) ?? "" }.first ?? ""
+    let text = Array(sql.lowercased())
+    var found: [String] = []
+    var index = 0
+    while index + 5 <= text.count {
+      let startsWord = index == 0 || !(text[index - 1].isLetter || text[index - 1].isNumber || text[index - 1] == "_")
+      guard startsWord, String(text[index..<index + 5]) == "check" else {
+        index += 1
+        continue
+      }
+      var open = index + 5
+      while open < text.count, text[open].isWhitespace { open += 1 }
+      guard open < text.count, text[open] == "(" else {
+        index += 5
+        continue
+      }
+      var depth = 0
+      var end = open
+      repeat {
+        if text[end] == "(" { depth += 1 } else if text[end] == ")" { depth -= 1 }
+        end += 1
+      } while depth > 0 && end < text.count
+      found.append(String(text[open..<end].filter { !$0.isWhitespace }))
+      index = end
+    }
+    return found.sorted()
   }
 
   private func quoted(_ name: String) -> String {

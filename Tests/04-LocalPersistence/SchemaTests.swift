@@ -102,7 +102,7 @@ struct SchemaTests {
       freshShape == upgradedShape,
       guide.task(
         2,
-        "a new install and a phone that updates from the first release should end with one schema: \(differing.isEmpty ? "new \(freshShape), upgraded \(upgradedShape)" : differing.joined(separator: "; ")). Migration 1 is the first release's table as it shipped; what changes comes after it"
+        "a new install and a phone that updates from the first release should end with one schema: \(differing.isEmpty ? "new \(freshShape), upgraded \(upgradedShape)" : differing.joined(separator: "; ")). whichever route each takes (the first release's table and what came after it, or today's schema made at once), columns, indexes and CHECK constraints must end the same"
       )
     )
   }
