@@ -281,13 +281,24 @@ struct StageReport {
 
   /// "3 passed, 5 failed, 2 skipped (10 tests)", and for a run that did not
   /// finish, how many tests never ended and never ran.
+  ///
+  /// The tally counts tests; the ✘ lines above are messages, one per distinct
+  /// message in each task. When the two numbers differ, the summary says why, so
+  /// "13 failed" beside 15 ✘ lines does not read as a miscount.
   func summary(style: Style) -> String {
-    result.tally { part, text in
+    let tally = result.tally { part, text in
       switch part {
       case .passed: style.green(text)
       case .failed, .unfinished: style.red(text)
       case .skipped: style.yellow(text)
       }
     }
+    let messages =
+      sections.map { Set($0.failures.map(\.detail)).count }.reduce(0, +) + Set(unassigned.map(\.detail)).count
+    guard messages > 0, messages != result.failed else { return tally }
+    return tally
+      + style.dim(
+        "; \(messages) ✘ line(s) above, one per distinct message: a test can fail with several, "
+          + "a parameterized test once per case, and tests with the same message share one")
   }
 }
