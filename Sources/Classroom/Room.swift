@@ -262,13 +262,22 @@ public final class Room: Sendable {
     guard let token, Secret.equal(token, instructorToken) else { throw .wrongToken }
   }
 
-  /// A nickname as the room keeps it: trimmed, 1 to `maxLength` characters, no control characters.
+  /// A nickname as the room keeps it: trimmed, 1 to `maxLength` characters, no
+  /// control characters, and no format characters (Unicode's Cf: the bidi
+  /// overrides and isolates such as U+202E, which make a name display reversed,
+  /// zero-width joiners and spaces, which make two names look alike).
   static func nickname(_ text: String, maxLength: Int) throws(ClassroomError) -> String {
     let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !name.isEmpty else { throw .malformed("name is empty") }
     guard name.count <= maxLength else { throw .malformed("name is longer than \(maxLength) characters") }
     guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x7F })
     else { throw .malformed("name holds a control character") }
+    if let format = name.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
+      let code = String(format.value, radix: 16, uppercase: true)
+      throw .malformed(
+        "name holds an invisible formatting character (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code)), "
+          + "such as one that reverses text; use letters, digits, spaces and punctuation")
+    }
     return name
   }
 

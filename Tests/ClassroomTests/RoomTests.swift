@@ -41,13 +41,25 @@ struct RoomTests {
     #expect(room.joinCode != room.instructorToken)
   }
 
-  @Test(arguments: ["", "   ", String(repeating: "x", count: 25), "ann\u{0007}", "tab\tname"])
+  @Test(arguments: [
+    "", "   ", String(repeating: "x", count: 25), "ann\u{0007}", "tab\tname",
+    // Format characters: a right-to-left override (the name would display reversed), an isolate, a zero-width joiner.
+    "\u{202E}nna", "ann\u{2066}x", "a\u{200D}nn",
+  ])
   func refusesANicknameThatBreaksTheRules(name: String) throws {
     let room = try Self.room()
     #expect(throws: ClassroomError.self, "\(name.debugDescription) is refused") {
       try room.join(code: room.joinCode, name: name)
     }
     #expect(try room.learners().isEmpty, "a refused join adds nobody")
+  }
+
+  /// The docs' example nicknames join as they are written.
+  @Test(arguments: ["ann", "Ann2", "Zoë", "李雷", "María José"])
+  func acceptsTheDocsNicknames(name: String) throws {
+    let room = try Self.room()
+    _ = try room.join(code: room.joinCode, name: name)
+    #expect(try room.learners().count == 1, "\(name) joins")
   }
 
   @Test func keepsANicknameWithMarkupAsText() throws {
