@@ -117,7 +117,14 @@ struct ClassroomMembership: Codable, Equatable {
     let failing = Set(report.sections.map(\.task.number))
       .union(report.unfinished.compactMap(\.task?.number)).union(report.crashed.compactMap(\.task?.number))
     snapshot.failing = failing.sorted()
-    snapshot.passing = report.tasks.map(\.number).filter { !failing.contains($0) }.sorted()
+    // A skipped test passed nothing: its own task (as the doc names its tests) is
+    // not passing, whichever task it waits for. Skips the doc gives no task leave
+    // every task unproven.
+    let skipped = report.result.skippedTests
+    let skippedTasks = Set(skipped.compactMap { test in report.tasks.first { $0.names(test) }?.number })
+    let unplaced = skipped.contains { test in !report.tasks.contains { $0.names(test) } }
+    snapshot.passing =
+      unplaced ? [] : report.tasks.map(\.number).filter { !failing.contains($0) && !skippedTasks.contains($0) }.sorted()
   }
 
   private static func clearStage(_ snapshot: inout Snapshot) {

@@ -48,6 +48,26 @@ struct ClassroomCommandTests {
     }
   }
 
+  /// Task 1 fails, and Task 2's test is skipped until Task 1 is done: Task 2 passes nothing.
+  @Test(.timeLimit(.minutes(1))) func aSkippedTestIsNeitherPassingNorFailing() async throws {
+    let run = CannedRun(
+      status: 1, console: "",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], skipped: ["b()"],
+        comments: [
+          "a()": #"Task 1 "Pass a" (Docs/01-Intro.md): expected 1, got 0"#,
+          "b()": #"Task 1 "Pass a" (Docs/01-Intro.md): skipped until a() passes"#,
+        ]))
+    try await Self.withClassroom { classroom in
+      let folder = try TemporaryWorkspace()
+      Self.join(folder, classroom)
+      _ = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: run))
+      let snapshot = try #require(try classroom.room.learners().first?.snapshot, "the check sent a snapshot")
+      #expect(
+        snapshot.failing == [1] && snapshot.passing.isEmpty, "b() was skipped, so Task 2 passes nothing: \(snapshot)")
+    }
+  }
+
   @Test(.timeLimit(.minutes(1))) func aHintIsSentAndMarksTheLearner() async throws {
     try await Self.withClassroom { classroom in
       let folder = try TemporaryWorkspace()
