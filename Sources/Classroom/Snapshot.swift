@@ -20,6 +20,8 @@ public struct Snapshot: Sendable, Equatable, Codable {
     case watch
     /// `course join`.
     case join
+    /// `course doctor`: only the doctor's result changed.
+    case doctor
   }
 
   /// What the learner's last `course doctor` found.

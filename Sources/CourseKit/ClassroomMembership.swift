@@ -62,6 +62,8 @@ struct ClassroomMembership: Codable, Equatable {
     case watch(StageReport, testsDone: Bool)
     /// `course hint NN TASK`.
     case hint(stage: String, task: Int)
+    /// `course doctor`: the laptop's readiness, which every snapshot carries.
+    case doctor
   }
 
   /// The snapshot after `finding`, built on the last one; updates when the current task started.
@@ -86,6 +88,8 @@ struct ClassroomMembership: Codable, Equatable {
         next.solved = solved.sorted()
         Self.apply(report, to: &next)
       }
+    case .doctor:
+      next.event = .doctor
     case .hint(let stage, let task):
       next.event = .hint
       if next.stage != stage {

@@ -68,6 +68,18 @@ struct ClassroomCommandTests {
     }
   }
 
+  /// A learner who joined and then passed `course doctor` leaves "Not passed" at once, not at the next check.
+  @Test(.timeLimit(.minutes(1))) func aDoctorRunTellsAJoinedRoom() async throws {
+    try await Self.withClassroom { classroom in
+      let folder = try DoctorTests.workspace()
+      Self.join(folder, classroom)
+      let (status, output) = try DoctorTests.run(folder, environment: try DoctorTests.laptop())
+      #expect(status == 0, "\(output)")
+      let snapshot = try #require(try classroom.room.learners().first?.snapshot, "the doctor sent a snapshot")
+      #expect(snapshot.event == .doctor && snapshot.doctor == .passed, "\(snapshot)")
+    }
+  }
+
   @Test(.timeLimit(.minutes(1))) func aHintIsSentAndMarksTheLearner() async throws {
     try await Self.withClassroom { classroom in
       let folder = try TemporaryWorkspace()
