@@ -114,7 +114,9 @@ struct Doctor: Sendable {
     let text = version.map(String.init).joined(separator: ".")
     guard !version.lexicographicallyPrecedes([6, 2]) else {
       return DoctorCheck(
-        id: "swift", verdict: .blocking, summary: "Swift \(text): the course needs 6.2 or later (Package.swift builds the stages with today's app defaults)",
+        id: "swift", verdict: .blocking,
+        summary:
+          "Swift \(text): the course needs 6.2 or later (Package.swift builds the stages with today's app defaults)",
         fix: "install Swift 6.2 or later (swift.org/install; on a Mac, Xcode 26 or later)")
     }
     return DoctorCheck(id: "swift", verdict: .ok, summary: "Swift \(text)")
