@@ -32,7 +32,7 @@ struct WhereWorkRunsTests {
       onMainActor.isEmpty,
       guide.task(
         1,
-        "expected every body decoded off the main actor while the main-actor view model loads, but \(onMainActor.joined(separator: ", ")) decoded on it. Stage 02's source does its work in @concurrent functions: keep the repository from running it anywhere else (Docs/03-DependencyInjection.md, \"Where each layer runs\")"
+        "expected every body decoded off the main actor while the main-actor view model loads, but \(onMainActor.joined(separator: ", ")) decoded on it. stage 02's source keeps its decoding off its caller's actor: check that it still does, and that the repository reaches it (Docs/03-DependencyInjection.md, \"Where each layer runs\")"
       ))
   }
 }
