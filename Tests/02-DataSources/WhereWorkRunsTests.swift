@@ -44,4 +44,28 @@ struct WhereWorkRunsTests {
         "expected every body decoded off the main actor while the main-actor view model loads, but \(onMainActor.joined(separator: ", ")) decoded on it. A nonisolated async function runs on its caller's actor (nonisolated(nonsending), on in a new Xcode 26 app target), so the source's work ran where load() runs"
       ))
   }
+
+  /// The error body is a body too: read with the given decoder, off the main actor.
+  @Test func anErrorBodyIsDecodedOffTheMainActorToo() async throws {
+    let (task, prefix) = await owner(of: 7)
+    guard task == 7 else {
+      Issue.record(guide.task(task, "\(prefix)Task 7's error-body check waits for it"))
+      return
+    }
+    let api = FakeCatalogAPI()
+    let decoder = SpyJSONDecoder()
+    let source = URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, decoder: decoder)
+    // Product 999 does not exist: the catalog answers 404 with {"message": "…"}.
+    let outcome = await Result { try await source.product(id: 999) }
+    let decodes = decoder.decodes
+    let onMainActor = decodes.filter(\.onMainActor).map(\.type)
+    #expect(
+      !decodes.isEmpty && onMainActor.isEmpty,
+      guide.task(
+        7,
+        decodes.isEmpty
+          ? "a 404's body {\"message\": …} should be read with the decoder the source was given, as every body is; it decoded nothing, and product(id: 999) gave \(outcome.described)"
+          : "a 404's body should be decoded off the main actor when the main actor asks, as a page is; \(onMainActor.joined(separator: ", ")) decoded on it"
+      ))
+  }
 }
