@@ -269,6 +269,8 @@ public enum Command: Sendable, Equatable {
 
     Builds the package with its tests (the first build takes a few minutes;
     progress is shown), runs each stage's lesson suite, and prints a table:
+      not run yet   a fresh clone: the tests build in the background, and the
+                    next run fills the row in
       solved        every test of LessonNN passes
       in progress   you have edited Lessons/NN-Name and N of M tests pass
       not started   Lessons/NN-Name is as the course shipped it (per git)

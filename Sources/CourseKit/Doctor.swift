@@ -145,7 +145,7 @@ struct Doctor: Sendable {
     guard let result = try output(["xcode-select", "-p"]), result.status == 0 else {
       return DoctorCheck(
         id: "xcode", verdict: .warning, summary: "`xcode-select -p` did not run",
-        fix: "install Xcode 16 or later, then sudo xcode-select -s /Applications/Xcode.app")
+        fix: "install Xcode 26 or later, then sudo xcode-select -s /Applications/Xcode.app")
     }
     let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !path.contains("CommandLineTools") else {
