@@ -26,9 +26,12 @@ import Synchronization
 ///   the client's `didFailWithError` itself, from its own queue, after it checked
 ///   the task was running: an answer finishing meanwhile would end the task twice
 ///   (a crash in swift-corelibs-foundation's task registry, or a continuation
-///   resumed twice). So on Linux `client` hands out a gate, `EndOnce`, through
-///   which every caller, URLSession included, reaches the real client: the first
-///   finish or failure passes, and nothing after it.
+///   resumed twice), and a response or data arriving just after that ending
+///   reaches a task the registry has already dropped (the same crash). So on Linux
+///   `client` hands out a gate, `EndOnce`, through which every caller, URLSession
+///   included, reaches the real client one call at a time: the first finish or
+///   failure passes, and nothing after it. The gate holds its own lock, never the
+///   state's, across the call: the real client only queues work and returns.
 final class FakeCatalogURLProtocol: URLProtocol {
   private struct State {
     /// Set once by `stopLoading`.
@@ -42,6 +45,11 @@ final class FakeCatalogURLProtocol: URLProtocol {
   }
 
   private let state = Mutex(State())
+
+  #if !canImport(Darwin)
+    /// Makes the client's calls one at a time (Linux); see `throughGate`.
+    private let clientCalls = NSRecursiveLock()
+  #endif
 
   #if canImport(Darwin)
     /// The thread that called `startLoading`, when it was running its run loop,
@@ -151,15 +159,20 @@ final class FakeCatalogURLProtocol: URLProtocol {
       set { super.client = newValue }
     }
 
-    /// Claims the request's one ending; `false` when it has ended already.
-    fileprivate func claimEnd() -> Bool {
-      state.withLock { state in
-        defer { state.ended = true }
-        return !state.ended
+    /// Runs `call` unless the request has ended; `ending` marks it ended.
+    ///
+    /// One call at a time, checked and made under `clientCalls`: an ending from
+    /// URLSession's queue waits for a response being delivered here, and nothing
+    /// delivered after it. Recursive, in case a client calls back on its thread.
+    fileprivate func throughGate(ending: Bool, _ call: () -> Void) {
+      clientCalls.lock()
+      defer { clientCalls.unlock() }
+      let ended = state.withLock { state in
+        defer { if ending { state.ended = true } }
+        return state.ended
       }
+      if !ended { call() }
     }
-
-    fileprivate var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// The real client behind a gate: the first finish or failure passes, and
     /// nothing after it, whoever calls (this protocol, or URLSession's `cancel()`).
@@ -175,33 +188,33 @@ final class FakeCatalogURLProtocol: URLProtocol {
       }
 
       func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
-        if owner.claimEnd() { client.urlProtocol(`protocol`, didFailWithError: error) }
+        owner.throughGate(ending: true) { client.urlProtocol(`protocol`, didFailWithError: error) }
       }
 
       func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
-        if owner.claimEnd() { client.urlProtocolDidFinishLoading(`protocol`) }
+        owner.throughGate(ending: true) { client.urlProtocolDidFinishLoading(`protocol`) }
       }
 
       func urlProtocol(
         _ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy: URLCache.StoragePolicy
       ) {
-        if !owner.hasEnded {
+        owner.throughGate(ending: false) {
           client.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: cacheStoragePolicy)
         }
       }
 
       func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
-        if !owner.hasEnded { client.urlProtocol(`protocol`, didLoad: data) }
+        owner.throughGate(ending: false) { client.urlProtocol(`protocol`, didLoad: data) }
       }
 
       func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
-        if !owner.hasEnded {
+        owner.throughGate(ending: false) {
           client.urlProtocol(`protocol`, wasRedirectedTo: request, redirectResponse: redirectResponse)
         }
       }
 
       func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
-        if !owner.hasEnded { client.urlProtocol(`protocol`, cachedResponseIsValid: cachedResponse) }
+        owner.throughGate(ending: false) { client.urlProtocol(`protocol`, cachedResponseIsValid: cachedResponse) }
       }
 
       func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
