@@ -175,10 +175,13 @@ actor OfflineProductStore {
   /// - a product with a change waiting in the outbox keeps the user's version (or
   ///   stays deleted): the catalog's copy comes back after the change is sent;
   /// - a product the device changed after `revision` (a sent entry stored the
-  ///   catalog's answer, a conflict was settled) keeps the newer copy;
-  /// - a product new to the device with the title of an add still waiting is held
-  ///   back: it may be that add, applied by the catalog with its answer lost, and
-  ///   it arrives under one identity once the add's answer is read.
+  ///   catalog's answer, a conflict was settled) keeps the newer copy.
+  ///
+  /// A product new to the device is stored, even when an add still waiting might
+  /// be it (applied by the catalog, its answer lost): only the add's answer, kept
+  /// by the catalog under its idempotency key, says which id it got, and
+  /// `complete(_:receipt:)` then merges the two. A title says nothing: another
+  /// person may add a product of the same name.
   ///
   /// Products are upserted by id, so a product that moved between pages is stored once.
   /// Later pages stay: a refresh of page one never shortens the list, and the next
@@ -196,13 +199,7 @@ actor OfflineProductStore {
         try database.prepare("SELECT product_id FROM product_revisions WHERE revision > ?").query([
           .integer(Int64(revision))
         ]) { Int($0.int64(at: 0)) })
-      let stored = Set(try database.prepare("SELECT id FROM products").query { Int($0.int64(at: 0)) })
-      let addsInDoubt = Set(
-        try pendingEntries().filter { $0.kind == .add }.compactMap { entry in
-          entry.body.flatMap { try? JSONDecoder().decode(WrittenTitle.self, from: $0).title }
-        })
       for product in page.products where !waiting.contains(product.id) && !changedSince.contains(product.id) {
-        if !stored.contains(product.id) && addsInDoubt.contains(product.title) { continue }
         try upsert(product)
       }
       try database.prepare(
@@ -212,11 +209,6 @@ actor OfflineProductStore {
         """
       ).run([.text(Self.catalog), .integer(Int64(page.skip + page.products.count)), .integer(Int64(page.total))])
     }
-  }
-
-  /// The title of a write's body.
-  private struct WrittenTitle: Decodable {
-    let title: String
   }
 
   // MARK: Task 4: write locally with an outbox
@@ -294,13 +286,6 @@ actor OfflineProductStore {
       editedAt: Date(timeIntervalSinceReferenceDate: row.double(at: 5)),
       state: row.text(at: 6).map { .setAside(reason: $0) } ?? .pending,
       baseVersion: row.text(at: 7))
-  }
-
-  /// The entries waiting to be sent, oldest first.
-  private func pendingEntries() throws -> [OutboxEntry] {
-    try database.prepare(
-      "SELECT \(Self.outboxColumns) FROM outbox WHERE set_aside_reason IS NULL ORDER BY sequence"
-    ).query(row: Self.entry)
   }
 
   /// Whether a change of the product waits to be sent: one query, however long the outbox.

@@ -334,6 +334,15 @@ extension FakeCatalogAPI {
     _ = try await session.data(for: request)
   }
 
+  /// Another client adds a product with `json`; the catalog numbers it.
+  func theirAdd(_ json: String) async throws {
+    var request = URLRequest(url: baseURL.appendingPathComponent("products/add"))
+    request.httpMethod = "POST"
+    request.httpBody = Data(json.utf8)
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    _ = try await session.data(for: request)
+  }
+
   /// The id the catalog gave the product titled `title`, if it holds one.
   func catalogID(title: String) -> Int? {
     products.first { $0["title"]?.stringValue == title }?["id"]?.numberValue.map { Int($0) }
