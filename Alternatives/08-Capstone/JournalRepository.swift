@@ -12,10 +12,13 @@ nonisolated struct JournalRepository: ArticleRepository {
   private let refreshing = RefreshFlag()
   /// Whether the store has been filled once; the first read waits for the server.
   private let filled: Bool
+  /// Hears a refresh behind a read that failed: the read has returned, so nobody else can.
+  let report: @Sendable (any Error) -> Void
 
-  init(database: ObservedDatabase, api: ArticleAPI) throws {
+  init(database: ObservedDatabase, api: ArticleAPI, report: @escaping @Sendable (any Error) -> Void) throws {
     self.database = database
     self.api = api
+    self.report = report
     filled = !(try database.read().isEmpty)
   }
 
@@ -27,7 +30,12 @@ nonisolated struct JournalRepository: ArticleRepository {
     }
     if refreshing.start() {
       Task {
-        try? await refresh()
+        do {
+          try await refresh()
+        } catch is CancellationError {
+        } catch {
+          report(error)
+        }
         refreshing.stop()
       }
     }

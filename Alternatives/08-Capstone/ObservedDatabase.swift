@@ -21,8 +21,11 @@ nonisolated final class ObservedDatabase: Sendable {
   }
 
   private let state: Mutex<State>
+  /// Hears a read an observer needed and did not get: a stream cannot throw.
+  private let report: @Sendable (any Error) -> Void
 
-  init(path: String) throws {
+  init(path: String, report: @escaping @Sendable (any Error) -> Void) throws {
+    self.report = report
     let connection = try SQLiteConnection(path: path)
     _ = try connection.migrate([
       SQLiteMigration(
@@ -71,11 +74,16 @@ nonisolated final class ObservedDatabase: Sendable {
     continuation.onTermination = { [weak self] _ in
       self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
     }
-    state.withLock { state in
-      let now = (try? Self.read(state.connection)) ?? []
+    let failure = state.withLock { state -> (any Error)? in
+      var now: [Article] = []
+      var failure: (any Error)?
+      do { now = try Self.read(state.connection) } catch { failure = error }
       continuation.yield(now)
       state.observers[id] = Observer(continuation: continuation, last: now)
+      return failure
     }
+    // An observer of a store that cannot be read starts from `[]`; the app hears why.
+    if let failure { report(failure) }
     return stream
   }
 

@@ -12,9 +12,12 @@ import Foundation
 ///   - session: The session every request goes through.
 ///   - databasePath: The SQLite file the articles are kept in.
 ///   - now: The wall clock, for how old the last refresh is.
+///   - report: Where a failure goes that no caller can catch, such as a refresh
+///     behind a read that failed: the app's log. Standard error unless the app passes its own.
 /// - Throws: `ArticleError.storage` when the database cannot be opened; the file is left as it was.
 nonisolated public func makeArticleRepository(
-  baseURL: URL, session: URLSession, databasePath: String, now: @escaping @Sendable () -> Date = { Date() }
+  baseURL: URL, session: URLSession, databasePath: String, now: @escaping @Sendable () -> Date = { Date() },
+  report: @escaping @Sendable (any Error) -> Void = reportToStandardError
 ) throws -> any ArticleRepository {
   let store: SQLiteArticleStore
   do {
@@ -23,5 +26,12 @@ nonisolated public func makeArticleRepository(
     throw ArticleError.storage
   }
   return OfflineFirstArticleRepository(
-    store: store, remote: URLSessionArticleRemoteSource(baseURL: baseURL, session: session), now: now)
+    store: store, remote: URLSessionArticleRemoteSource(baseURL: baseURL, session: session), now: now,
+    report: report)
+}
+
+/// Writes a failure that no caller can catch to standard error:
+/// `makeArticleRepository`'s `report` unless the app passes its own (its `os.Logger`).
+nonisolated public func reportToStandardError(_ error: any Error) {
+  FileHandle.standardError.write(Data("RepositoryCourse journal: \(error)\n".utf8))
 }

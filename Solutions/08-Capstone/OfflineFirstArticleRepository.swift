@@ -11,6 +11,8 @@ import Synchronization
 ///   stored list to every observer, if it changed.
 /// - `observeLatest()` starts with the stored list and ends when the caller
 ///   stops reading, or when the repository goes away.
+/// - What no caller can catch (a refresh behind a read that failed, a store an
+///   observer could not read) goes to `report`.
 nonisolated final class OfflineFirstArticleRepository: ArticleRepository {
   private struct State {
     let store: SQLiteArticleStore
@@ -28,16 +30,19 @@ nonisolated final class OfflineFirstArticleRepository: ArticleRepository {
   private let state: Mutex<State>
   private let remote: any ArticleRemoteSource
   private let now: @Sendable () -> Date
+  /// Where a failure goes that no caller can catch: a refresh behind a read, a store an observer could not read.
+  private let report: @Sendable (any Error) -> Void
   /// How old the last refresh may be before a read asks the server again.
   let maxAge: TimeInterval
 
   init(
     store: sending SQLiteArticleStore, remote: any ArticleRemoteSource, now: @escaping @Sendable () -> Date,
-    maxAge: TimeInterval = 60
+    report: @escaping @Sendable (any Error) -> Void, maxAge: TimeInterval = 60
   ) {
     state = Mutex(State(store: store))
     self.remote = remote
     self.now = now
+    self.report = report
     self.maxAge = maxAge
   }
 
@@ -80,11 +85,18 @@ nonisolated final class OfflineFirstArticleRepository: ArticleRepository {
     continuation.onTermination = { [weak self] _ in
       self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
     }
-    state.withLock { state in
-      if state.published == nil { state.published = try? state.store.articles() }
+    let failure = state.withLock { state -> (any Error)? in
+      var failure: (any Error)?
+      if state.published == nil {
+        do { state.published = try state.store.articles() } catch { failure = error }
+      }
       if let current = state.published { continuation.yield(current) }
       state.observers[id] = continuation
+      return failure
     }
+    // The stream cannot throw: the observer waits for the next change, and the
+    // app hears why, outside the lock, since its sink may take locks of its own.
+    if let failure { report(failure) }
     return stream
   }
 
@@ -94,9 +106,14 @@ nonisolated final class OfflineFirstArticleRepository: ArticleRepository {
     state.withLock { state in
       guard state.backgroundRefresh == nil else { return }
       state.backgroundRefresh = Task {
-        // A failed background refresh leaves the stored list on screen; the
-        // next read tries again.
-        try? await self.refresh()
+        // A failed background refresh leaves the stored list on screen, and the
+        // next read tries again; the read has returned, so the app hears it.
+        do {
+          try await self.refresh()
+        } catch is CancellationError {
+        } catch {
+          self.report(error)
+        }
         self.state.withLock { $0.backgroundRefresh = nil }
       }
     }

@@ -59,11 +59,32 @@ final class DatabaseFile: Sendable {
   }
 }
 
-/// The fake API, a database file and a wall clock: what the app runs on.
+/// What the app heard through the composition root's `report`: the failures no caller could catch.
+final class Reports: Sendable {
+  private let heard = Mutex<[String]>([])
+
+  /// Every failure heard so far, as a message shows it.
+  var all: [String] { heard.withLock { $0 } }
+
+  /// The sink a launch passes as `report`.
+  var hear: @Sendable (any Error) -> Void { { error in self.heard.withLock { $0.append(short(error)) } } }
+
+  /// What was heard once `count` reports came (within the test's safety limit),
+  /// and a few hundred turns later, so a report too many shows as well: a
+  /// bounded wait, never a duration.
+  func settled(count: Int) async -> [String] {
+    _ = await eventually { self.all.count >= count }
+    for _ in 0..<500 { await Task.yield() }
+    return all
+  }
+}
+
+/// The fake API, a database file, a wall clock and what the app heard: what the app runs on.
 struct Journal {
   let api: FakeCatalogAPI
   let file = DatabaseFile()
   let clock = WallClock()
+  let reports = Reports()
 
   init(articles: [JSONValue] = ArticleFixtures.records) {
     api = FakeCatalogAPI(articles: articles)
@@ -72,7 +93,7 @@ struct Journal {
   /// A launch of the app: the repository the composition root builds on the journal's file.
   func launch() throws -> any ArticleRepository {
     try makeArticleRepository(
-      baseURL: api.baseURL, session: api.session, databasePath: file.path, now: clock.now)
+      baseURL: api.baseURL, session: api.session, databasePath: file.path, now: clock.now, report: reports.hear)
   }
 
   /// `launch()`, recording an issue that names `task` (or Task 1, while the
@@ -84,7 +105,7 @@ struct Journal {
       Issue.record(
         guide.task(
           task,
-          "makeArticleRepository(baseURL:session:databasePath:now:) should build the repository; it threw \(error)",
+          "makeArticleRepository(baseURL:session:databasePath:now:report:) should build the repository; it threw \(error)",
           blaming: error), sourceLocation: sourceLocation)
       return nil
     }
@@ -166,7 +187,7 @@ func whatDiffers(_ actual: [Article]?, from expected: [Article]) -> String {
     if apart >= 0.0005 {
       let hint =
         apart < 0.0015
-        ? " (1 ms apart: Date.ISO8601FormatStyle cuts fractions off when it formats, so a date kept as text can lose a millisecond; keep whole milliseconds as a number, or round)"
+        ? " (1 ms apart: Date.ISO8601FormatStyle cuts fractions off when it formats, so a date kept as text can lose a millisecond; keep it in a form that comes back to the millisecond)"
         : ""
       return "\(want.id): expected updatedAt \(iso(want.updatedAt)), got \(iso(got.updatedAt))\(hint)"
     }

@@ -66,7 +66,7 @@ struct ObserveTests {
       afterTheSameAnswer == 2,
       guide.task(
         4,
-        "a refresh that brought the same 12 articles changed nothing, so observers should get nothing new; they got \(afterTheSameAnswer - 2) more value(s) (compare with what was published last)"
+        "a refresh that brought the same 12 articles changed nothing, so observers should get nothing new; they got \(afterTheSameAnswer - 2) more value(s) (publish only when the stored list changed)"
       ))
     let id = fixtureArticles[2].id
     journal.theirEdit(id: id, title: "Updated", stampedAt: startDate)

@@ -53,7 +53,7 @@ struct StoreTests {
       articles?.count == 12 && counts.isEmpty,
       guide.task(
         2,
-        "three refreshes of the same 12 articles (the last listing one twice) should keep 12 rows, one per id (an upsert, not an insert); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
+        "three refreshes of the same 12 articles (the last listing one twice) should keep 12 articles, one per id (an article that arrives again replaces its stored copy, never adds one); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
       ))
   }
 

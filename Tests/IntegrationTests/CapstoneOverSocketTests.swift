@@ -27,7 +27,8 @@ struct CapstoneOverSocketTests {
     (
       "Solution08",
       { url, session, path in
-        let repository = try Solution08.makeArticleRepository(baseURL: url, session: session, databasePath: path)
+        let repository = try Solution08.makeArticleRepository(
+          baseURL: url, session: session, databasePath: path, report: { _ in })
         return Journal(
           latestIDs: { try await repository.latest().map(\.id) }, refresh: { try await repository.refresh() },
           isOffline: { $0 as? Solution08.ArticleError == .offline })
@@ -36,7 +37,8 @@ struct CapstoneOverSocketTests {
     (
       "Alternative08",
       { url, session, path in
-        let repository = try Alternative08.makeArticleRepository(baseURL: url, session: session, databasePath: path)
+        let repository = try Alternative08.makeArticleRepository(
+          baseURL: url, session: session, databasePath: path, report: { _ in })
         return Journal(
           latestIDs: { try await repository.latest().map(\.id) }, refresh: { try await repository.refresh() },
           isOffline: { $0 as? Alternative08.ArticleError == .offline })
@@ -68,7 +70,8 @@ struct CapstoneOverSocketTests {
     // its last read when the test ends (the alternative refreshes after every
     // read), and a request started on an invalidated session traps in
     // swift-corelibs-foundation ("Session invalidated"). With the server gone,
-    // that late refresh fails, and the design drops the failure.
+    // that late refresh fails, and the design reports it to `report`, which
+    // drops it here.
     defer {
       for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
