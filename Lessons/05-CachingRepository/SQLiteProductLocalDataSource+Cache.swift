@@ -9,7 +9,7 @@ import LessonSupport
 /// `timeIntervalSinceReferenceDate`, so they come back to the last bit and an
 /// age computed after a restart is the age computed before it.
 extension SQLiteProductLocalDataSource: ProductCacheStore {
-  /// Migration 3: a fetch time per product, and the cached lists with their order.
+  /// Migration 3: a fetch time per product, and the list with its order and its own fetch time.
   ///
   /// A product saved through stage 04's `save(_:)` gets no fetch time: its age
   /// is unknown, so it is not a cache entry.

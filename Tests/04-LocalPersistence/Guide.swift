@@ -36,7 +36,7 @@ func openDatabase(
   _ path: String = ":memory:", sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> SQLiteProductLocalDataSource {
   try await guide.attempt(
-    1, "SQLiteProductLocalDataSource(path: \"\(path)\") must open and migrate before anything else",
+    1, "SQLiteProductLocalDataSource(path: \"\(path)\") must open the file and give it your schema first",
     sourceLocation: sourceLocation
   ) { try SQLiteProductLocalDataSource(path: path) }
 }

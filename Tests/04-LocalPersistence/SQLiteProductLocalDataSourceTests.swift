@@ -283,6 +283,33 @@ struct SQLiteProductLocalDataSourceTests {
       guide.task(5, "products() should list newest updatedAt first, then by id: expected [2, 1, 3], got \(ids)"))
   }
 
+  /// SQLite gives rows its ORDER BY calls equal in whatever order its plan
+  /// meets them. The test's connection swaps the indexes you made on your
+  /// product table for one on the date column alone, as a later release might
+  /// add: read through it, equal dates come in reverse id order, so only an
+  /// order that says what happens to equal dates passes.
+  @Test func equalDatesListByIDWhateverIndexSQLiteReads() async throws {
+    let file = TemporaryDatabase()
+    let local = try await openDatabase(file.path)
+    let same = Date(timeIntervalSinceReferenceDate: 767_000_000.5)
+    try await save(
+      [
+        .sample(id: 1, title: "Tie 1", updatedAt: same), .sample(id: 2, title: "Tie 2", updatedAt: same),
+        .sample(id: 3, title: "Tie 3", updatedAt: same),
+        .sample(id: 4, title: "Newest", updatedAt: same.addingTimeInterval(100)),
+      ], to: local, "saving four products, three of them with the same updatedAt")
+    let reversed = try await guide.attempt(
+      1, "a second connection should index the column that holds your products' dates"
+    ) { try RawFile(file.path).indexDatesAlone(holding: ["Tie 1", "Tie 2", "Tie 3"], date: same) }
+    let ids = try await readAll(local, "reading them").map(\.id)
+    #expect(
+      ids == [4, 1, 2, 3],
+      guide.task(
+        5,
+        "products() should list newest updatedAt first and equal dates by id, whatever index SQLite reads: expected [4, 1, 2, 3], got \(ids)\(reversed ? ". The test's connection gave your table an index on the date column alone: through it SQLite meets equal dates in reverse id order, so the order of equal dates must be part of the read" : "")"
+      ))
+  }
+
   @Test func findsOneByIDOrNil() async throws {
     let local = try await openDatabase()
     try await save([.sample(id: 7, title: "Kettle")], to: local, "saving product 7")
@@ -295,6 +322,37 @@ struct SQLiteProductLocalDataSourceTests {
         5,
         "product(id: 7) should be Kettle and product(id: 8) nil, got \(found?.title ?? "nil") and \(missing?.title ?? "nil")"
       ))
+  }
+}
+
+extension RawFile {
+  /// Replaces the indexes you made on the table that holds the titles `ties`
+  /// with one on the column that holds their shared `date` (seconds since 2001) alone.
+  /// - Returns: Whether SQLite, reading that table newest first by that column,
+  ///   now meets `ties` in another order than the one given (false when no
+  ///   column holds the date as a number: then the table is left as it is).
+  fileprivate func indexDatesAlone(holding ties: [String], date: Date) throws -> Bool {
+    guard let title = ties.first, let place = try places(holding: title).first else { return false }
+    let table = Self.quoted(place.table)
+    let seconds = SQLiteValue.real(date.timeIntervalSinceReferenceDate)
+    var dates: String?
+    for column in try columns(of: place.table) where dates == nil {
+      let found = try database.prepare("SELECT 1 FROM \(table) WHERE \(Self.quoted(column)) = ? LIMIT 1")
+        .query([seconds]) { _ in true }
+      if !found.isEmpty { dates = Self.quoted(column) }
+    }
+    guard let dates else { return false }
+    let yours = try database.prepare("SELECT name FROM pragma_index_list(?) WHERE origin = 'c'")
+      .query([.text(place.table)]) { $0.text(at: 0) ?? "" }
+    for index in yours { try database.execute("DROP INDEX \(Self.quoted(index))") }
+    try database.execute("CREATE INDEX test_dates_alone ON \(table) (\(dates))")
+    let read = try database.prepare("SELECT \(Self.quoted(place.column)) FROM \(table) ORDER BY \(dates) DESC")
+      .query { $0.text(at: 0) ?? "" }
+    return read.filter(ties.contains) != ties
+  }
+
+  private static func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }
 

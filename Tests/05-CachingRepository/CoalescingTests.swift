@@ -39,7 +39,7 @@ func waitForCallers<Success>(
   let waiting = waiting.value
   let hint =
     waiting == 0 && runs.count == 1
-    ? " (no caller was reported waiting: report .listCallersWaiting / .productCallersWaiting through activity each time the number of callers waiting for a shared request changes; a caller that awaits the shared task's value can't leave when cancelled, so give each caller its own continuation)"
+    ? " (no caller was reported waiting: report .listCallersWaiting / .productCallersWaiting through activity each time the number of callers waiting for a shared request changes, from the moment a caller joins until it has its answer or has left)"
     : ""
   return Started(
     callers: callers, joined: waiting >= count && runs.count == 1,

@@ -359,7 +359,7 @@ struct PolicyTests {
       leftAlone,
       guide.task(
         7,
-        "\(policy) cancelled while the network is held: the cancelled caller is still waiting for the held network call (each caller needs its own continuation, resumed from onCancel); once released it got \(describe(answer))"
+        "\(policy) cancelled while the network is held: a cancelled caller should stop waiting at once, on its own, but this one still waited for the held network call; once released it got \(describe(answer))"
       ))
     guard reached else {
       Issue.record(

@@ -138,7 +138,7 @@ struct RevalidationOwnershipTests {
   static func sharedRequestNote(ended: Bool, shared: Bool) -> String {
     guard !ended, shared else { return "" }
     return "the refresh's request goes through a shared request, which must end when its last caller is "
-      + "cancelled (each caller waits on its own continuation, resumed from onCancel; see Task 7's messages too): "
+      + "cancelled, and from which each caller leaves at once when it is cancelled (see Task 7's messages too): "
   }
 
   @Test func lettingTheRepositoryGoCancelsItsRefresh() async throws {

@@ -317,7 +317,7 @@ struct RetryingTests {
       outcome.failure is CancellationError && count == cancelledOn,
       guide.task(
         7,
-        "rule 1, checked first after every failure: \(what), while its task is cancelled, ends as CancellationError (nobody is waiting for the error); got \(brief(outcome)) after \(count) attempt(s)",
+        "rule 1, whatever the failed attempt threw: \(what), while its task is cancelled, ends as CancellationError (nobody is waiting for the error); got \(brief(outcome)) after \(count) attempt(s)",
         blaming: outcome))
   }
 
