@@ -34,7 +34,7 @@ struct StoreTests {
         blaming: outcome.failure))
   }
 
-  @Test func theSameArticleTwiceIsOneRow() async {
+  @Test func theSameArticleTwiceIsKeptOnce() async {
     let journal = Journal()
     guard let repository = journal.launch(for: 2),
       await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil,
