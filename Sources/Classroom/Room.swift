@@ -28,8 +28,36 @@ public final class Room: Sendable {
     public init() {}
   }
 
-  /// The stages the page shows, in order: `("04", "LocalPersistence")`.
-  public let stages: [(number: String, name: String)]
+  /// One stage as the page shows it: its number and name, its tasks' titles,
+  /// and the course's usual time for one of its tasks.
+  public struct Stage: Sendable, Equatable {
+    /// `04`.
+    public var number: String
+    /// `LocalPersistence`.
+    public var name: String
+    /// Each task's title by its number, as the stage doc's `### Task N: Title` headings give them.
+    public var tasks: [Int: String]
+    /// The usual time for one task of the stage, in minutes: the stage's estimate
+    /// (README's table) divided by its number of tasks; `nil` when the course states none.
+    public var minutesPerTask: Double?
+
+    public init(number: String, name: String, tasks: [Int: String] = [:], minutesPerTask: Double? = nil) {
+      self.number = number
+      self.name = name
+      self.tasks = tasks
+      self.minutesPerTask = minutesPerTask
+    }
+
+    /// Past this many minutes on one failing task, its cell is "worrying": the usual time, rounded.
+    public var worryingMinutes: Int? { minutesPerTask.map { max(1, Int($0.rounded())) } }
+
+    /// Past this many minutes on one failing task, the learner is stuck: twice
+    /// the usual time, rounded up to 5 minutes (the instructor's "go there now").
+    public var stuckMinutes: Int? { minutesPerTask.map { max(5, Int((2 * $0 / 5).rounded(.up)) * 5) } }
+  }
+
+  /// The stages the page shows, in order.
+  public let stages: [Stage]
   /// Learners give it with each post: `course join URL CODE`.
   public let joinCode: String
   /// The instructor's page and its data need it.
@@ -52,7 +80,7 @@ public final class Room: Sendable {
   ///   - now: The clock; ages and the rate limit are measured with it.
   /// - Throws: `ClassroomError.storage` when the file cannot be opened or is not a room.
   public init(
-    path: String, stages: [(number: String, name: String)], limits: Limits = Limits(),
+    path: String, stages: [Stage], limits: Limits = Limits(),
     now: @escaping @Sendable () -> Date = { Date() }
   ) throws(ClassroomError) {
     self.stages = stages
@@ -91,7 +119,9 @@ public final class Room: Sendable {
           task_since REAL,
           hint_at REAL
         );
-        """)
+        """),
+    // The digest of the laptop's machine key, which lets the same laptop take its row back.
+    SQLiteMigration(version: 2, sql: "ALTER TABLE learners ADD COLUMN machine TEXT"),
   ]
 
   /// The room's join code and instructor token, made and stored the first time.
@@ -111,32 +141,92 @@ public final class Room: Sendable {
 
   // MARK: Learners
 
-  /// Adds a learner and returns the key their later posts carry.
+  /// What a join gave: the key the learner's later posts carry, the name as the
+  /// room keeps it, and whether the laptop took back the row it had.
+  public struct Joined: Sendable, Equatable {
+    public var key: String
+    public var name: String
+    public var rejoined: Bool
+  }
+
+  /// Adds a learner, or gives a laptop back its row.
+  ///
+  /// A laptop proves it is the one that joined under a name with its machine
+  /// key, a secret kept in the user's configuration folder, outside any clone:
+  /// the room keeps only its SHA-256 digest. Joining again under the same name
+  /// with the same key (a second terminal, a fresh clone, the same laptop after
+  /// `course leave` failed to reach the room) returns the same learner key and
+  /// keeps the row and its last snapshot. Another laptop, or none, under a taken
+  /// name is refused.
   ///
   /// - Throws: `wrongCode`, `malformed` for a nickname that breaks the rules,
   ///   `nameTaken`, `roomFull`, or `storage`.
-  public func join(code: String?, name rawName: String) throws(ClassroomError) -> String {
+  public func join(code: String?, name rawName: String, machine: String? = nil) throws(ClassroomError) -> Joined {
     try checkCode(code)
     let name = try Self.nickname(rawName, maxLength: limits.maxNameLength)
+    let digest = machine.map { SHA256.hex(Array($0.utf8)) }
     let key = Secret.hex(bytes: 16)
     let at = now().timeIntervalSince1970
     let maxLearners = limits.maxLearners
-    try storage.withLock { storage throws(ClassroomError) in
+    return try storage.withLock { storage throws(ClassroomError) -> Joined in
       let database = storage.database
       do {
-        let taken = try database.prepare("SELECT 1 FROM learners WHERE name = ?").query([.text(name)]) { _ in true }
-        if !taken.isEmpty { throw ClassroomError.nameTaken(name) }
+        let taken = try database.prepare("SELECT key, name, machine FROM learners WHERE name = ?").query([.text(name)])
+        {
+          (key: $0.text(at: 0) ?? "", name: $0.text(at: 1) ?? "", machine: $0.text(at: 2))
+        }
+        if let row = taken.first {
+          guard let digest, let stored = row.machine, Secret.equal(digest, stored) else {
+            throw ClassroomError.nameTaken(row.name)
+          }
+          try database.prepare("UPDATE learners SET seen = ? WHERE key = ?").run([.real(at), .text(row.key)])
+          return Joined(key: row.key, name: row.name, rejoined: true)
+        }
         let count = try database.prepare("SELECT count(*) FROM learners").query { $0.int64(at: 0) }.first ?? 0
         if count >= maxLearners { throw ClassroomError.roomFull(limit: maxLearners) }
-        try database.prepare("INSERT INTO learners (key, name, joined, seen) VALUES (?, ?, ?, ?)")
-          .run([.text(key), .text(name), .real(at), .real(at)])
+        try database.prepare("INSERT INTO learners (key, name, joined, seen, machine) VALUES (?, ?, ?, ?, ?)")
+          .run([.text(key), .text(name), .real(at), .real(at), digest.map { .text($0) } ?? .null])
+        return Joined(key: key, name: name, rejoined: false)
       } catch let error as ClassroomError {
         throw error
       } catch {
         throw .storage("\(error)")
       }
     }
-    return key
+  }
+
+  /// The nickname of the learner whose key this is, for the log; `nil` for a key the room does not know.
+  public func name(ofLearner key: String?) -> String? {
+    guard let key, !key.isEmpty else { return nil }
+    return storage.withLock { storage in
+      (try? storage.database.prepare("SELECT name FROM learners WHERE key = ?").query([.text(key)]) { $0.text(at: 0) })?
+        .first ?? nil
+    }
+  }
+
+  /// Takes one learner out of the room by their nickname, whatever its case:
+  /// the instructor's way to remove a row whose laptop is gone.
+  ///
+  /// Their laptop's next snapshot is answered 404, and `course join` from it adds them again.
+  /// - Returns: the name as the room kept it.
+  /// - Throws: `noSuchLearner` when nobody in the room has that name, or `storage`.
+  @discardableResult
+  public func forget(name: String) throws(ClassroomError) -> String {
+    let wanted = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    return try storage.withLock { storage throws(ClassroomError) -> String in
+      do {
+        let rows = try storage.database.prepare("SELECT id, name FROM learners WHERE name = ?")
+          .query([.text(wanted)]) { ($0.int64(at: 0), $0.text(at: 1) ?? "") }
+        guard let row = rows.first else { throw ClassroomError.noSuchLearner(wanted) }
+        try storage.database.prepare("DELETE FROM learners WHERE id = ?").run([.integer(row.0)])
+        storage.buckets[row.0] = nil
+        return row.1
+      } catch let error as ClassroomError {
+        throw error
+      } catch {
+        throw .storage("\(error)")
+      }
+    }
   }
 
   /// Records a learner's snapshot, which replaces their last one.
@@ -232,7 +322,12 @@ public final class Room: Sendable {
   }
 
   /// The room as the instructor's page shows it, at this moment.
-  public func view(stuckAfter: Duration, hintFor: Duration) throws(ClassroomError) -> RoomView {
+  ///
+  /// - Parameters:
+  ///   - stuckAfter: Minutes on one failing task that make any learner stuck;
+  ///     `nil` uses each stage's own figure (`Stage.stuckMinutes`), or 15 minutes where it has none.
+  ///   - hintFor: How long a hint marks the learner.
+  public func view(stuckAfter: Duration? = nil, hintFor: Duration) throws(ClassroomError) -> RoomView {
     RoomView(
       learners: try learners(), stages: stages, now: now(), stuckAfter: stuckAfter, hintFor: hintFor)
   }

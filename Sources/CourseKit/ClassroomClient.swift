@@ -58,18 +58,29 @@ struct ClassroomClient: Sendable {
     return answer.withLock { $0 } ?? .unreachable("no answer within \(Int(seconds * 1000)) ms")
   }
 
-  /// `POST /join`: the learner key, or the classroom's reason for refusing.
-  func join(_ url: URL, code: String, name: String) -> Result<String, JoinFailure> {
-    let body = (try? JSONEncoder().encode(["name": name])) ?? Data()
+  /// What `/join` answered: the learner key, the name as the room keeps it, and
+  /// whether this laptop took back the row it had.
+  struct Joined: Equatable {
+    var learner: String
+    var name: String
+    var rejoined: Bool
+  }
+
+  /// `POST /join` with this laptop's machine key, when it has one: the learner
+  /// key, or the classroom's reason for refusing.
+  func join(_ url: URL, code: String, name: String, machine: String?) -> Result<Joined, JoinFailure> {
+    var fields = ["name": name]
+    fields["machine"] = machine
+    let body = (try? JSONEncoder().encode(fields)) ?? Data()
     switch post("join", to: url, headers: ["X-Join-Code": code], body: body, wait: .seconds(5)) {
     case .unreachable(let reason):
       return .failure(.unreachable(reason))
     case .answered(let status, let data):
       let fields = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
-      guard status == 201, let learner = fields["learner"] else {
+      guard status == 201 || status == 200, let learner = fields["learner"] else {
         return .failure(.refused(status: status, message: fields["message"] ?? "status \(status)"))
       }
-      return .success(learner)
+      return .success(Joined(learner: learner, name: fields["name"] ?? name, rejoined: fields["rejoined"] == "yes"))
     }
   }
 

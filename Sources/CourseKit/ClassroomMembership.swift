@@ -1,6 +1,65 @@
 import Classroom
 import Foundation
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// This laptop's machine key: 32 random bytes, as hexadecimal, made at the
+/// first `course join` and kept in the user's configuration folder, outside
+/// every clone. `course join` sends it; the room keeps only its SHA-256 digest
+/// beside the nickname, so the same laptop (a second terminal, a fresh clone)
+/// joining again under that name gets its row back, and another laptop does
+/// not. There is no password to remember, and deleting a clone loses nothing.
+enum MachineKey {
+  /// Where tests keep theirs; `nil` is the user's configuration folder.
+  @TaskLocal static var folder: URL?
+
+  /// `~/Library/Application Support/repository-course` on a Mac,
+  /// `$XDG_CONFIG_HOME/repository-course` (or `~/.config/repository-course`) elsewhere.
+  static var userFolder: URL {
+    let home = FileManager.default.homeDirectoryForCurrentUser
+    #if canImport(Darwin)
+      return home.appendingPathComponent("Library/Application Support/repository-course")
+    #else
+      let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap {
+        $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil
+      }
+      return (configuration ?? home.appendingPathComponent(".config")).appendingPathComponent("repository-course")
+    #endif
+  }
+
+  /// The key's file.
+  static var file: URL { (folder ?? userFolder).appendingPathComponent("machine-key") }
+
+  /// The key, made the first time; `nil` when the folder cannot be written (the
+  /// join then works as before: a row no laptop can take back).
+  static func load() -> String? {
+    if let key = read() { return key }
+    let url = file
+    try? FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    // Made only if no other `course join` made it first: two terminals joining at once agree on one key.
+    let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+    if descriptor >= 0 {
+      let key = Array((Secret.machineKey() + "\n").utf8)
+      _ = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      close(descriptor)
+    }
+    return read()
+  }
+
+  private static func read() -> String? {
+    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+    let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return key.utf8.count == 64 && key.allSatisfy(\.isHexDigit) ? key : nil
+  }
+}
+
 /// This laptop's place in a classroom, kept in `.build/course/classroom.json`
 /// from `course join` to `course leave`: where to send snapshots, and what the
 /// next snapshot needs to know that one command alone cannot see.

@@ -15,7 +15,8 @@ import Foundation
 extension Course {
   // MARK: The instructor
 
-  /// `course classroom`: serves the room until Ctrl-C, then returns 0 once the port is closed.
+  /// `course classroom`: serves the room until Ctrl-C, then returns 0 once the
+  /// port is closed; with `--forget NAME`, removes one learner and returns.
   func classroom(_ options: ClassroomOptions) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let path = options.room.hasPrefix("/") ? options.room : package.workspace.url(options.room).path
@@ -26,24 +27,26 @@ extension Course {
     }
     let room: Room
     do {
-      room = try Room(path: path, stages: package.workspace.stages().map { ($0.number, $0.name) })
+      room = try Room(path: path, stages: classroomStages())
     } catch {
       say(style.red("\(error)") + " Start a new room with `\(invocation) classroom --new`.")
       return 1
     }
+    if let name = options.forget { return forget(name, in: room, file: options.room) }
     let style = style
     let write = write
     let server = ClassroomServer(
       room: room,
       configuration: ClassroomServer.Configuration(
-        port: options.port, address: options.address, stuckAfter: .seconds(options.stuckMinutes * 60),
+        port: options.port, address: options.address, stuckAfter: options.stuckMinutes.map { .seconds($0 * 60) },
         log: { entry in
           // Snapshots and page refreshes that succeed are the normal hum of the room; the rest is news.
+          let target = entry.request.target
           guard
-            entry.status.map({ $0 >= 300 }) ?? true || entry.target.hasPrefix("/join")
-              || entry.target.hasPrefix("/leave")
+            entry.request.status.map({ $0 >= 300 }) ?? true || target.hasPrefix("/join") || target.hasPrefix("/leave")
+              || target.hasPrefix("/forget")
           else { return }
-          write(Self.logLine(entry, style: style) + "\n")
+          write(Self.classroomLogLine(entry, style: style) + "\n")
         }))
     do {
       try server.start()
@@ -59,6 +62,70 @@ extension Course {
     return 0
   }
 
+  /// `course classroom --forget NAME`: works on the room's file, whether or not a classroom serves it.
+  private func forget(_ name: String, in room: Room, file: String) -> Int32 {
+    do {
+      let forgotten = try room.forget(name: name)
+      say(
+        "Removed \(forgotten) from the room in \(file): their row is off the page. Their laptop's next command "
+          + "hears that it is not in the room; `\(invocation) join` brings them back.")
+      return 0
+    } catch {
+      let names = ((try? room.learners()) ?? []).map(\.name).sorted { RoomView.byName($0, $1) }
+      say(
+        style.red("\(error.description)")
+          + (names.isEmpty ? " The room is empty." : " In the room: \(names.joined(separator: ", ")).")
+      )
+      return 1
+    }
+  }
+
+  /// One log line, the status coloured on a terminal:
+  /// `POST /join 409 ann: name taken by another machine (286 B, 0.5 ms)`.
+  static func classroomLogLine(_ entry: ClassroomLogEntry, style: Style) -> String {
+    let line = entry.line
+    guard let status = entry.request.status, style.colored else {
+      return entry.request.status == nil ? style.red(line) : line
+    }
+    let text = " \(status) "
+    let painted =
+      switch status {
+      case 200..<300: style.green(text)
+      case 300..<500: style.yellow(text)
+      default: style.red(text)
+      }
+    guard let range = line.range(of: text) else { return line }
+    return line.replacingCharacters(in: range, with: painted)
+  }
+
+  /// The stages as the classroom shows them: each task's title from the stage's
+  /// doc, and the course's time per task, the stage's estimate in README's table
+  /// (`≈ 100 min`) divided by its number of tasks.
+  func classroomStages() -> [Room.Stage] {
+    let workspace = package.workspace
+    let readme = (try? String(contentsOf: workspace.url("README.md"), encoding: .utf8)) ?? ""
+    return workspace.stages().map { stage in
+      let tasks = workspace.tasks(of: stage)
+      let estimate = Self.stageEstimate(stage, readme: readme)
+      return Room.Stage(
+        number: stage.number, name: stage.name,
+        tasks: Dictionary(tasks.map { ($0.number, $0.title) }, uniquingKeysWith: { first, _ in first }),
+        minutesPerTask: estimate.flatMap { tasks.isEmpty ? nil : Double($0) / Double(tasks.count) })
+    }
+  }
+
+  /// The stage's estimate in minutes from its row of README's table of stages:
+  /// `| 02 DataSources | … | ≈ 100 min | ready |`; `nil` without one.
+  static func stageEstimate(_ stage: Stage, readme: String) -> Int? {
+    for line in readme.split(separator: "\n") where line.hasPrefix("| \(stage.number) \(stage.name) ") {
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      for cell in cells where cell.hasPrefix("≈ ") && cell.hasSuffix(" min") {
+        if let minutes = Int(cell.dropFirst(2).dropLast(4)) { return minutes }
+      }
+    }
+    return nil
+  }
+
   private func banner(_ server: ClassroomServer, options: ClassroomOptions, path: String, learners: Int) -> String {
     let local = options.address == "0.0.0.0"
     let hosts = local ? ClassroomServer.networkAddresses() : [options.address]
@@ -71,21 +138,25 @@ extension Course {
       \(style.bold("Classroom on http://\(host):\(server.port)")) (\(reach))
 
         Your page:     \(server.pageURL(host: local ? "127.0.0.1" : host))
-                       (the token in it is yours; do not show it on the projector)
+                       (the token in it is yours; the first visit keeps it in the browser
+                       and takes it off the address bar, so the projector never shows it)
         Join code:     \(style.bold(server.room.joinCode))
         Learners run:  \(Launcher.swiftRun) join http://\(host):\(server.port) \(server.room.joinCode) --name NICKNAME
         Room file:     \(options.room) (\(learners) learner\(learners == 1 ? "" : "s") so far)
 
-      Refused requests, joins and leaves are logged below. Ctrl-C stops; the room stays in its file.
+      Joins, leaves and refused requests are logged below, with who and why. Ctrl-C stops;
+      the room stays in its file. `\(invocation) classroom --forget NAME` removes one learner.
 
       """
   }
 
   // MARK: A learner
 
-  /// `course join URL CODE --name NICKNAME`.
+  /// `course join URL CODE --name NICKNAME`: joins with this laptop's machine
+  /// key, so joining again under the same name from this laptop takes the row back.
   func join(url: URL, code: String, name: String) -> Int32 {
-    switch ClassroomClient().join(url, code: code, name: name) {
+    let machine = MachineKey.load()
+    switch ClassroomClient().join(url, code: code, name: name, machine: machine) {
     case .failure(.unreachable(let reason)):
       say(
         style.red("Cannot reach the classroom at \(url.absoluteString): \(reason).")
@@ -94,15 +165,27 @@ extension Course {
     case .failure(.refused(_, let message)):
       say(style.red("The classroom refused: \(message)"))
       return 1
-    case .success(let learner):
-      let membership = ClassroomMembership(url: url, code: code, learner: learner, name: name)
+    case .success(let joined):
+      let membership = ClassroomMembership(url: url, code: code, learner: joined.learner, name: joined.name)
       membership.save(in: package.workspace)
-      say(style.green("Joined the classroom at \(url.absoluteString) as \(name)."))
+      if joined.rejoined {
+        say(
+          style.green("Joined the classroom at \(url.absoluteString) as \(joined.name) again:")
+            + " this laptop had that name, so your row, with your progress so far, is yours again.")
+      } else {
+        say(style.green("Joined the classroom at \(url.absoluteString) as \(joined.name)."))
+      }
       say(
         "From now on `course`, `course check`, `course hint` and each rerun of `course watch` tell the "
           + "instructor your stage, the tasks passing and failing, the task you are on and for how long, the "
           + "hints you took, the faults your tests caught and your `course doctor` result; never your code, "
           + "file paths, user name or anything about this laptop. `\(invocation) leave` stops it.")
+      if machine == nil {
+        say(
+          style.dim(
+            "(No machine key could be kept in \(MachineKey.file.deletingLastPathComponent().path): joining again "
+              + "under this name from this laptop will be refused, so keep this clone.)"))
+      }
       if DoctorReport.lastResult(in: package.workspace) == .unknown {
         say(style.dim("Run `\(invocation) doctor` too: the instructor sees who has not passed it."))
       }
@@ -132,7 +215,9 @@ extension Course {
 
   /// Tells the classroom, when this laptop joined one, what a command found;
   /// never fails the command, and waits for the classroom at most a second.
-  func tellClassroom(_ finding: ClassroomMembership.Finding) {
+  /// `quietly` says nothing of a refusal (`course doctor --json` prints JSON alone).
+  func tellClassroom(_ finding: ClassroomMembership.Finding, quietly: Bool = false) {
+    let say: (String) -> Void = quietly ? { _ in } : { self.say($0) }
     let workspace = package.workspace
     guard var membership = ClassroomMembership.read(in: workspace) else { return }
     let stages = workspace.stages()

@@ -24,6 +24,12 @@ struct DoctorReport: Sendable, Equatable, Encodable {
   var checks: [DoctorCheck]
   /// The estimate of the first `swift build --build-tests`, in seconds.
   var firstBuildSeconds: Int?
+  /// The operating system (`Debian GNU/Linux 12 (bookworm)`, `macOS 15.6.1`) and
+  /// the architecture the toolchain builds for (`x86_64`, `arm64`).
+  var system: String = "an unknown system"
+  var architecture: String?
+  /// Who ran it: `--name`, or the nickname this clone joined a classroom with; `nil` when neither.
+  var learner: String?
 
   /// Passed, passed with warnings, or blocked: what the classroom is told.
   var result: Snapshot.Doctor {
@@ -34,7 +40,11 @@ struct DoctorReport: Sendable, Equatable, Encodable {
   /// 1 when something blocks the course, 0 otherwise.
   var exitStatus: Int32 { result == .blocked ? 1 : 0 }
 
-  /// The line to paste to the instructor: the result, what failed by name, the toolchain and the estimate.
+  /// What the line says when nobody is named.
+  static let unnamed = "no name"
+
+  /// The line to paste to the instructor: the result, what failed by name, who
+  /// ran it, the system, the toolchain and the estimate.
   var line: String {
     let swift = checks.first { $0.id == "swift" && $0.verdict == .ok }?.summary ?? "Swift ?"
     var parts = ["course doctor: \(result.rawValue)"]
@@ -42,13 +52,28 @@ struct DoctorReport: Sendable, Equatable, Encodable {
     let warning = checks.filter { $0.verdict == .warning }.map(\.id)
     if !blocking.isEmpty { parts.append("blocked by " + blocking.joined(separator: ", ")) }
     if !warning.isEmpty { parts.append("warnings: " + warning.joined(separator: ", ")) }
-    parts.append(swift)
-    if let firstBuildSeconds { parts.append("first build ≈ " + Doctor.minutes(firstBuildSeconds)) }
+    parts.append(learner ?? Self.unnamed)
+    parts.append(system)
+    parts.append(swift + (architecture.map { " " + $0 } ?? ""))
+    if let firstBuildSeconds { parts.append("first build " + Doctor.range(firstBuildSeconds)) }
     return parts.joined(separator: " · ")
   }
 
+  /// A name as the line shows it: trimmed, without control or invisible formatting
+  /// characters, at most 24 characters; `nil` when nothing is left.
+  static func cleanName(_ text: String?) -> String? {
+    guard let text else { return nil }
+    let kept = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.filter {
+          $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+        })
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    return kept.isEmpty ? nil : String(kept.prefix(24))
+  }
+
   private enum CodingKeys: String, CodingKey {
-    case result, checks, firstBuildSeconds, line
+    case result, checks, firstBuildSeconds, firstBuildRange, line, learner, system, architecture
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -56,6 +81,10 @@ struct DoctorReport: Sendable, Equatable, Encodable {
     try container.encode(result.rawValue, forKey: .result)
     try container.encode(checks, forKey: .checks)
     try container.encodeIfPresent(firstBuildSeconds, forKey: .firstBuildSeconds)
+    try container.encodeIfPresent(firstBuildSeconds.map(Doctor.range), forKey: .firstBuildRange)
+    try container.encodeIfPresent(learner, forKey: .learner)
+    try container.encode(system, forKey: .system)
+    try container.encodeIfPresent(architecture, forKey: .architecture)
     try container.encode(line, forKey: .line)
   }
 

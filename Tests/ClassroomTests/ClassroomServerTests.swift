@@ -1,5 +1,6 @@
 import FakeCatalog
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CatalogServer
@@ -14,10 +15,11 @@ struct ClassroomServerTests {
   /// Starts a classroom on a free port of 127.0.0.1 for one test.
   /// The room's clock stands still unless the test moves it, so no count depends on how fast the machine is.
   static func withClassroom(
-    clock: RoomTests.Clock = RoomTests.Clock(), _ body: (ClassroomServer) async throws -> Void
+    clock: RoomTests.Clock = RoomTests.Clock(), log: @escaping @Sendable (ClassroomLogEntry) -> Void = { _ in },
+    _ body: (ClassroomServer) async throws -> Void
   ) async throws {
     let room = try Room(path: ":memory:", stages: RoomTests.stages, now: { clock.now })
-    let classroom = ClassroomServer(room: room, configuration: .init(port: 0))
+    let classroom = ClassroomServer(room: room, configuration: .init(port: 0, log: log))
     try classroom.start()
     defer { classroom.stop() }
     try await body(classroom)
@@ -59,7 +61,7 @@ struct ClassroomServerTests {
       #expect(posted.status == 204, "a valid snapshot is taken")
 
       let token = classroom.room.instructorToken
-      let page = try await Self.request(classroom, "GET", "/?token=\(token)")
+      let page = try await Self.request(classroom, "GET", "/", headers: ["Cookie": "classroom_token=\(token)"])
       #expect(page.status == 200)
       #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
       #expect(
@@ -93,6 +95,8 @@ struct ClassroomServerTests {
       let cases: [(String, String, [String: String], Data?, Int, String)] = [
         ("GET", "/", [:], nil, 401, "the page needs the token"),
         ("GET", "/?token=wrong", [:], nil, 401, "and the right one"),
+        ("GET", "/", ["Cookie": "classroom_token=wrong"], nil, 401, "in its cookie too"),
+        ("POST", "/forget", ["Content-Type": "application/json"], Data(#"{"name":"ann"}"#.utf8), 401, "forget too"),
         ("GET", "/room.json", [:], nil, 401, "so does its data"),
         ("GET", "/room.json?token=\(code)", [:], nil, 401, "the join code is not the token"),
         ("POST", "/join", [:], Data(#"{"name":"bo"}"#.utf8), 401, "a join needs the code"),
@@ -153,9 +157,114 @@ struct ClassroomServerTests {
     #expect(reply.status == 201)
     let page = classroom.answer(
       HTTPRequestHead(
-        method: "GET", target: "/?token=\(room.instructorToken)", minorVersion: 1, fields: [], contentLength: 0),
+        method: "GET", target: "/", minorVersion: 1, fields: [("Cookie", "classroom_token=\(room.instructorToken)")],
+        contentLength: 0),
       Data())
     #expect(String(decoding: page.body, as: UTF8.self).contains("<script src=\"/classroom.js\">"))
+  }
+
+  /// The first visit moves the token into a cookie and the browser to the bare page, which a reload keeps working.
+  @Test func theTokenLeavesTheAddressBarAfterTheFirstVisit() throws {
+    let room = try Room(path: ":memory:", stages: RoomTests.stages)
+    let classroom = ClassroomServer(room: room, configuration: .init(port: 0))
+    try classroom.start()
+    defer { classroom.stop() }
+    let token = room.instructorToken
+    let first = try #require(
+      RawExchange.send(
+        Array("GET /?token=\(token) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: classroom.port))
+    let head = first.components(separatedBy: "\r\n\r\n")[0].lowercased()
+    #expect(first.hasPrefix("HTTP/1.1 303 "), "the first visit is sent on: \(head)")
+    #expect(head.contains("\r\nlocation: /\r\n"), "to the bare path, without the token: \(head)")
+    #expect(
+      head.contains("set-cookie: classroom_token=\(token); path=/; httponly; samesite=strict"),
+      "the token goes into a cookie scripts cannot read and other sites cannot send: \(head)")
+    for target in ["/", "/room.json"] {
+      let again = try #require(
+        RawExchange.send(
+          Array(
+            "GET \(target) HTTP/1.1\r\nHost: x\r\nCookie: other=1; classroom_token=\(token)\r\nConnection: close\r\n\r\n"
+              .utf8),
+          port: classroom.port))
+      #expect(again.hasPrefix("HTTP/1.1 200 "), "a reload of \(target) works with the cookie: \(again.prefix(40))")
+    }
+    let bare = try #require(
+      RawExchange.send(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: classroom.port))
+    #expect(bare.hasPrefix("HTTP/1.1 401 "), "without token or cookie, still 401: \(bare.prefix(40))")
+    let script = String(
+      decoding: classroom.answer(
+        HTTPRequestHead(method: "GET", target: "/classroom.js", minorVersion: 1, fields: [], contentLength: 0), Data()
+      ).body, as: UTF8.self)
+    #expect(!script.contains("token"), "the script never reads the token from the address")
+  }
+
+  @Test(.timeLimit(.minutes(1))) func aLaptopRejoinsAndTheInstructorForgetsOverSockets() async throws {
+    try await Self.withClassroom { classroom in
+      let code = classroom.room.joinCode
+      func join(_ name: String, _ machine: String?) async throws -> (Int, [String: String]) {
+        var fields = ["name": name]
+        fields["machine"] = machine
+        let answer = try await Self.request(
+          classroom, "POST", "/join", headers: ["X-Join-Code": code], body: try JSONEncoder().encode(fields))
+        return (answer.status, (try? JSONDecoder().decode([String: String].self, from: answer.body)) ?? [:])
+      }
+      let first = try await join("ann", RoomTests.laptopA)
+      #expect(first.0 == 201 && first.1["rejoined"] == "no", "\(first)")
+      let again = try await join("ann", RoomTests.laptopA)
+      #expect(again.0 == 200 && again.1["rejoined"] == "yes", "the same laptop gets its row back: \(again)")
+      #expect(again.1["learner"] == first.1["learner"], "with the same learner key")
+      let other = try await join("ann", RoomTests.laptopB)
+      #expect(other.0 == 409, "another laptop is refused: \(other)")
+      #expect(other.1["message"]?.contains("from another laptop") == true, "\(other)")
+      #expect(try await join("bo", "not-hex").0 == 400, "a machine key is hexadecimal")
+
+      let forget = try await Self.request(
+        classroom, "POST", "/forget",
+        headers: ["Authorization": "Bearer \(classroom.room.instructorToken)", "Content-Type": "application/json"],
+        body: Data(#"{"name":"ANN"}"#.utf8))
+      #expect(forget.status == 200, "the instructor removes a row")
+      #expect(try classroom.room.learners().isEmpty, "ann is gone")
+      let unsent = try await Self.request(
+        classroom, "POST", "/forget", headers: ["Authorization": "Bearer \(classroom.room.instructorToken)"],
+        body: Data(#"{"name":"ann"}"#.utf8))
+      #expect(unsent.status == 400, "a forget that is not JSON is refused, as a form from another site would be")
+    }
+  }
+
+  /// The classroom's log line for a refused request says who and why, and never carries the token.
+  /// Raw exchanges that close: the server logs a request before it closes its connection.
+  @Test func theLogSaysWhoWasRefusedAndWhy() throws {
+    let lines = Mutex<[String]>([])
+    let room = try Room(path: ":memory:", stages: RoomTests.stages)
+    let classroom = ClassroomServer(
+      room: room, configuration: .init(port: 0, log: { entry in lines.withLock { $0.append(entry.line) } }))
+    try classroom.start()
+    defer { classroom.stop() }
+    func send(_ method: String, _ target: String, _ headers: [String: String] = [:], _ body: String = "") {
+      var head =
+        "\(method) \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
+      for (name, value) in headers { head += "\(name): \(value)\r\n" }
+      _ = RawExchange.send(Array((head + "\r\n" + body).utf8), port: classroom.port)
+    }
+    let code = room.joinCode
+    send("POST", "/join", ["X-Join-Code": code], #"{"name":"ann","machine":"\#(RoomTests.laptopA)"}"#)
+    send("POST", "/join", ["X-Join-Code": code], #"{"name":"ann","machine":"\#(RoomTests.laptopB)"}"#)
+    let key = try room.join(code: code, name: "ann", machine: RoomTests.laptopA).key
+    send("POST", "/snapshot", ["X-Join-Code": "WRONG", "X-Learner": key], "{}")
+    send("GET", "/room.json?token=nope")
+    send("GET", "/?token=\(room.instructorToken)")
+    let log = lines.withLock { $0 }
+    let expected = [
+      "POST /join 201 ann: joined (",
+      "POST /join 409 ann: name taken by another machine (",
+      "POST /snapshot 401 ann: wrong or missing join code (",
+      "GET /room.json?token=… 401 wrong or missing instructor token (",
+      "GET /?token=… 303 the instructor's token moved into a cookie (",
+    ]
+    for line in expected {
+      #expect(log.contains { $0.hasPrefix(line) }, "the log has \(line)…:\n\(log.joined(separator: "\n"))")
+    }
+    #expect(!log.joined().contains(room.instructorToken), "the token never reaches the log")
   }
 }
 

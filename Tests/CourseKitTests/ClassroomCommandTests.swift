@@ -17,7 +17,7 @@ struct ClassroomCommandTests {
 
   /// Starts a classroom for the stages of a temporary workspace on a free port.
   static func withClassroom(_ body: (ClassroomServer) async throws -> Void) async throws {
-    let room = try Room(path: ":memory:", stages: [("01", "Intro")])
+    let room = try Room(path: ":memory:", stages: [Room.Stage(number: "01", name: "Intro")])
     let classroom = ClassroomServer(room: room, configuration: .init(port: 0))
     try classroom.start()
     defer { classroom.stop() }
@@ -25,8 +25,15 @@ struct ClassroomCommandTests {
   }
 
   static func join(_ folder: borrowing TemporaryWorkspace, _ classroom: ClassroomServer, name: String = "ann") {
-    let joined = folder.run(.join(url: classroom.baseURL, code: classroom.room.joinCode, name: name))
+    let joined = MachineKey.$folder.withValue(laptop()) {
+      folder.run(.join(url: classroom.baseURL, code: classroom.room.joinCode, name: name))
+    }
     #expect(joined.status == 0, "joining with the code works: \(joined.output)")
+  }
+
+  /// A laptop's configuration folder, where its machine key is kept: one per laptop a test plays.
+  static func laptop() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("laptop-\(UUID().uuidString)")
   }
 
   @Test(.timeLimit(.minutes(1))) func aJoinedLaptopsCheckSendsItsStageTasksAndTimeButNothingElse() async throws {
@@ -108,7 +115,7 @@ struct ClassroomCommandTests {
     let folder = try TemporaryWorkspace()
     var port: UInt16 = 0
     var code = ""
-    let room = try Room(path: ":memory:", stages: [("01", "Intro")])
+    let room = try Room(path: ":memory:", stages: [Room.Stage(number: "01", name: "Intro")])
     do {
       let classroom = ClassroomServer(room: room, configuration: .init(port: 0))
       try classroom.start()
@@ -148,7 +155,9 @@ struct ClassroomCommandTests {
   @Test(.timeLimit(.minutes(1))) func aWrongCodeIsRefusedWithTheClassroomsReason() async throws {
     try await Self.withClassroom { classroom in
       let folder = try TemporaryWorkspace()
-      let refused = folder.run(.join(url: classroom.baseURL, code: "WRONG", name: "ann"))
+      let refused = MachineKey.$folder.withValue(Self.laptop()) {
+        folder.run(.join(url: classroom.baseURL, code: "WRONG", name: "ann"))
+      }
       #expect(refused.status == 1)
       #expect(refused.output.contains("Wrong or missing join code"), "\(refused.output)")
       #expect(!folder.workspace.exists(".build/course/classroom.json"), "a refused join leaves nothing behind")
@@ -187,13 +196,100 @@ struct ClassroomCommandTests {
     let code = words[joinAt + 2]
     #expect(banner.contains("?token="), "the instructor's page, with its token:\n\(banner)")
     let learner = try TemporaryWorkspace()
-    let joined = learner.run(.join(url: url, code: code, name: "<b>bo</b>"))
+    let joined = MachineKey.$folder.withValue(Self.laptop()) {
+      learner.run(.join(url: url, code: code, name: "<b>bo</b>"))
+    }
     #expect(joined.status == 0, "\(joined.output)")
+    // The server logs a request just after answering it: wait for the line (5 s at most), not a fixed time.
+    for _ in 0..<500 where !output.withLock({ $0.contains("POST /join") }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     interruption.request()
     var statuses = ended.stream.makeAsyncIterator()
     #expect(await statuses.next() == 0, "Ctrl-C ends the classroom with status 0")
     #expect(output.withLock { $0 }.contains("POST /join 201"), "a join is logged")
     #expect(folder.workspace.exists(".build/course/classroom.sqlite"), "the room is kept in its file")
+  }
+
+  /// A second clone on the same laptop joins under the same name and gets the row, with its progress,
+  /// back; another laptop under that name is refused, and nothing is left on the learner's side.
+  @Test(.timeLimit(.minutes(1))) func aLaptopThatJoinsAgainFromAFreshCloneKeepsItsRow() async throws {
+    try await Self.withClassroom { classroom in
+      let laptop = Self.laptop()
+      let first = try TemporaryWorkspace()
+      let code = classroom.room.joinCode
+      MachineKey.$folder.withValue(laptop) {
+        let joined = first.run(.join(url: classroom.baseURL, code: code, name: "ann"))
+        #expect(joined.status == 0, "\(joined.output)")
+        _ = first.run(.check(stage: "01"), answers: CannedRun.answer(lesson: Self.taskOneFails))
+      }
+      let key = try String(contentsOf: laptop.appendingPathComponent("machine-key"), encoding: .utf8)
+      #expect(
+        !(try first.read(".build/course/classroom.json")).contains(key.trimmingCharacters(in: .newlines)),
+        "the key stays outside the clone")
+      let progress = try #require(try classroom.room.learners().first?.snapshot)
+
+      let fresh = try TemporaryWorkspace()
+      let again = MachineKey.$folder.withValue(laptop) {
+        fresh.run(.join(url: classroom.baseURL, code: code, name: "ann"))
+      }
+      #expect(
+        again.status == 0 && again.output.contains("as ann again"),
+        "the same laptop takes its row back:\n\(again.output)")
+      let learners = try classroom.room.learners()
+      #expect(learners.count == 1 && learners.first?.snapshot == progress, "one row, with its progress: \(learners)")
+      MachineKey.$folder.withValue(laptop) { _ = fresh.run(.hint(stage: "01", task: 2)) }
+      #expect(
+        try classroom.room.learners().first?.snapshot?.event == .hint, "the fresh clone's snapshots land on that row")
+
+      let stranger = try TemporaryWorkspace()
+      let refused = MachineKey.$folder.withValue(Self.laptop()) {
+        stranger.run(.join(url: classroom.baseURL, code: code, name: "ANN"))
+      }
+      #expect(refused.status == 1, "another laptop under a taken name is refused")
+      #expect(refused.output.contains("already called ann, from another laptop"), "\(refused.output)")
+      #expect(!stranger.workspace.exists(".build/course/classroom.json"), "and keeps no membership")
+    }
+  }
+
+  /// `course classroom --forget NAME` removes one learner from the room's file, running classroom or not.
+  @Test func forgetRemovesOneLearnerFromTheRoomsFile() throws {
+    let folder = try TemporaryWorkspace()
+    let path = folder.workspace.url(".build/course/room.sqlite").path
+    try FileManager.default.createDirectory(
+      at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+    let room = try Room(path: path, stages: [Room.Stage(number: "01", name: "Intro")])
+    let ann = try room.join(code: room.joinCode, name: "ann").key
+    _ = try room.join(code: room.joinCode, name: "bo")
+    var options = ClassroomOptions()
+    options.room = ".build/course/room.sqlite"
+    options.forget = "Ann"
+    let forgot = folder.run(.classroom(options))
+    #expect(forgot.status == 0 && forgot.output.contains("Removed ann from the room"), "\(forgot.output)")
+    #expect(try room.learners().map(\.name) == ["bo"], "the classroom that serves the file sees it at once")
+    #expect(throws: ClassroomError.unknownLearner) {
+      try room.post(code: room.joinCode, learner: ann, body: Snapshot(event: .check, stage: "01", task: 1).encoded())
+    }
+    options.forget = "zed"
+    let unknown = folder.run(.classroom(options))
+    #expect(unknown.status == 1, "\(unknown.output)")
+    #expect(unknown.output.contains("Nobody in the room is called zed. In the room: bo."), "\(unknown.output)")
+  }
+
+  @Test func theStagesShowEachTasksTitleAndTheCoursesTimeForIt() throws {
+    let folder = try TemporaryWorkspace(stages: ["01-Intro", "02-Next"])
+    try folder.write(
+      "README.md",
+      "| Stage | What | Time | Status |\n|---|---|---|---|\n| 01 Intro | The start | ≈ 45 min | ready |\n")
+    let course = Course(
+      package: SwiftPackage(workspace: folder.workspace, runner: StubCommandRunner(answers: CannedRun.answer())),
+      style: Style(colored: false), isTerminal: false, write: { _ in })
+    let stages = course.classroomStages()
+    #expect(stages.map(\.number) == ["01", "02"])
+    #expect(stages[0].tasks == [1: "Pass a", 2: "Pass b"], "titles from the doc's task headings")
+    #expect(stages[0].minutesPerTask == 22.5, "45 min over 2 tasks")
+    #expect(stages[0].worryingMinutes == 23 && stages[0].stuckMinutes == 45, "\(stages[0])")
+    #expect(stages[1].minutesPerTask == nil, "no estimate in README: no figure, and --stuck's default applies")
   }
 
   @Test func parsesItsCommands() throws {
@@ -211,6 +307,9 @@ struct ClassroomCommandTests {
       try Command.parse(["join", "--name=ann", "http://192.168.1.20:8090", "KQ7M-3XPA"])
         == .join(url: url, code: "KQ7M-3XPA", name: "ann"))
     #expect(try Command.parse(["leave"]) == .leave)
+    var forget = ClassroomOptions()
+    forget.forget = "ann"
+    #expect(try Command.parse(["classroom", "--forget", "ann"]) == .classroom(forget))
     for bad in [
       ["classroom", "--address", "localhost"], ["classroom", "--stuck", "0"], ["join", "http://x:1", "CODE"],
       ["join", "ftp://x", "CODE", "--name", "a"], ["join", "http://x:1"], ["leave", "now"],
