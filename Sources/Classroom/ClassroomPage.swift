@@ -14,7 +14,7 @@ enum ClassroomPage {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Classroom</title>
     <style>
-      body { font: 14px/1.35 -apple-system, system-ui, sans-serif; margin: .8rem 1.2rem; color: #222; }
+      body { font: 14px/1.35 -apple-system, system-ui, sans-serif; margin: .7rem 1rem; color: #222; }
       header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
       h1 { font-size: 1.2rem; margin: 0; }
       #status { color: #555; }
@@ -34,21 +34,22 @@ enum ClassroomPage {
       #tasks { columns: 2; column-gap: 2rem; }
       #tasks li { break-inside: avoid; }
       .empty { color: #888; }
-      table { border-collapse: collapse; }
-      th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; vertical-align: top; }
+      table { border-collapse: collapse; font-size: 13px; width: 100%; }
+      th, td { border: 1px solid #ddd; padding: .15rem .4rem; text-align: left; vertical-align: top; }
       th { background: #f4f4f4; font-weight: 600; font-size: .85rem; }
       th small { display: block; font-weight: normal; color: #777; font-size: .75rem; }
-      td.name { font-weight: 600; white-space: nowrap; }
+      td.name { font-weight: 600; max-width: 13rem; overflow-wrap: anywhere; }
       td.solved { background: #e6f6e6; color: #256029; white-space: nowrap; }
       td.notStarted { color: #999; white-space: nowrap; }
-      td.current { background: #fff8d6; font-weight: 600; min-width: 9rem; max-width: 14rem; }
+      td.current { background: #fff8d6; font-weight: 600; min-width: 8rem; max-width: 13rem; }
+      td.current b { white-space: nowrap; }
       td.current small { display: block; font-weight: normal; font-size: .75rem; color: #444; }
       td.current.worrying { background: #fde2a8; }
       td.current.stuck { background: #fcd4d4; outline: 2px solid #b71c1c; outline-offset: -2px; }
       tr.stuck td.name { background: #b71c1c; color: #fff; }
       tr.hint td.name { background: #dbe6ff; color: #0b2e86; }
-      button.forget { visibility: hidden; margin-left: .4rem; font-size: .7rem; padding: 0 .3rem; cursor: pointer; }
-      tr:hover button.forget { visibility: visible; }
+      button.forget { display: none; margin-left: .4rem; font-size: .7rem; padding: 0 .3rem; cursor: pointer; }
+      tr:hover button.forget { display: inline; }
     </style>
     </head>
     <body>
@@ -91,8 +92,13 @@ enum ClassroomPage {
       let className = "current";
       if (row.stuck) { words += " · stuck"; className += " stuck"; }
       else if (stage.worrying) { words += " · worrying"; className += " worrying"; }
-      const element = text("td", words, className);
-      if (stage.title) element.appendChild(text("small", stage.title));
+      const element = document.createElement("td");
+      element.className = className;
+      element.appendChild(text("b", words));
+      const about = [];
+      if (stage.title) about.push(stage.title);
+      if (stage.tasks) about.push(stage.done + "/" + stage.tasks + " done");
+      if (about.length) element.appendChild(text("small", about.join(" · ")));
       return element;
     }
     function draw(room) {
@@ -110,7 +116,10 @@ enum ClassroomPage {
         line.className = row.need;
         const name = text("td", row.name, "name");
         if (row.stuck) name.appendChild(text("span", "STUCK " + row.minutesOnTask + " min", "badge stuck"));
-        if (row.tookHint) name.appendChild(text("span", "HINT " + row.hintMinutesAgo + " min ago", "badge hint"));
+        if (row.tookHint) {
+          const ago = row.hintMinutesAgo ? row.hintMinutesAgo + " min ago" : "just now";
+          name.appendChild(text("span", "HINT " + ago, "badge hint"));
+        }
         if (!row.stuck && row.need === "worrying") name.appendChild(text("span", "worrying", "badge worrying"));
         if (row.doctor === "blocked") name.appendChild(text("span", "doctor blocked", "badge blocked"));
         if (row.need === "quiet") name.appendChild(text("span", "quiet " + Math.floor(row.quietSeconds / 60) + " min", "badge quiet"));
@@ -144,6 +153,9 @@ enum ClassroomPage {
       const status = document.getElementById("status");
       status.className = "";
       status.textContent = plural(room.rows.length, "learner") + " · updated " + new Date().toLocaleTimeString();
+      // Where the summary ends, for a check that it stays above the fold (.ci/classroom-browser.sh).
+      document.documentElement.dataset.summaryBottom =
+        Math.round(document.getElementById("summary").getBoundingClientRect().bottom);
     }
     async function refresh() {
       try {

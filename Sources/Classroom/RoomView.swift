@@ -28,17 +28,24 @@ public struct RoomView: Sendable, Equatable, Encodable {
     public var task: Int?
     public var title: String?
     public var minutes: Int?
-    /// On the task past the course's usual time for one of the stage's tasks.
+    /// On the task past the course's usual time for one of the stage's tasks, or stuck there.
     public var worrying: Bool
+    /// On the current stage: how many of its tasks pass (a skipped test passes
+    /// nothing), and how many tasks it has, when the stage doc names them.
+    public var done: Int?
+    public var tasks: Int?
 
     public init(
-      state: String, task: Int? = nil, title: String? = nil, minutes: Int? = nil, worrying: Bool = false
+      state: String, task: Int? = nil, title: String? = nil, minutes: Int? = nil, worrying: Bool = false,
+      done: Int? = nil, tasks: Int? = nil
     ) {
       self.state = state
       self.task = task
       self.title = title
       self.minutes = minutes
       self.worrying = worrying
+      self.done = done
+      self.tasks = tasks
     }
   }
 
@@ -159,8 +166,8 @@ public struct RoomView: Sendable, Equatable, Encodable {
           let task = snapshot?.task
           return Cell(
             state: "current", task: task, title: task.flatMap { column.tasks[$0] },
-            minutes: task == nil ? nil : minutes,
-            worrying: worrying || stuck)
+            minutes: task == nil ? nil : minutes, worrying: worrying || stuck, done: snapshot?.passing.count,
+            tasks: column.tasks.isEmpty ? nil : column.tasks.count)
         }
         return Cell(state: snapshot?.solved.contains(column.number) == true ? "solved" : "notStarted")
       }

@@ -19,17 +19,18 @@ enum MachineKey {
   /// Where tests keep theirs; `nil` is the user's configuration folder.
   @TaskLocal static var folder: URL?
 
-  /// `~/Library/Application Support/repository-course` on a Mac,
-  /// `$XDG_CONFIG_HOME/repository-course` (or `~/.config/repository-course`) elsewhere.
+  /// `$XDG_CONFIG_HOME/repository-course` when that variable names a folder; else
+  /// `~/Library/Application Support/repository-course` on a Mac and
+  /// `~/.config/repository-course` elsewhere.
   static var userFolder: URL {
     let home = FileManager.default.homeDirectoryForCurrentUser
+    if let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], configuration.hasPrefix("/") {
+      return URL(fileURLWithPath: configuration).appendingPathComponent("repository-course")
+    }
     #if canImport(Darwin)
       return home.appendingPathComponent("Library/Application Support/repository-course")
     #else
-      let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap {
-        $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil
-      }
-      return (configuration ?? home.appendingPathComponent(".config")).appendingPathComponent("repository-course")
+      return home.appendingPathComponent(".config/repository-course")
     #endif
   }
 

@@ -146,7 +146,8 @@ struct RoomTests {
     #expect(
       rows["ann"]?.cells
         == [
-          RoomView.Cell(state: "solved"), RoomView.Cell(state: "current", task: 3, minutes: 16, worrying: true),
+          RoomView.Cell(state: "solved"),
+          RoomView.Cell(state: "current", task: 3, minutes: 16, worrying: true, done: 2),
           RoomView.Cell(state: "notStarted"),
         ], "solved, the current task with its minutes, not started")
     #expect(
@@ -326,7 +327,7 @@ struct RoomTests {
     let rows = Dictionary(uniqueKeysWithValues: view.rows.map { ($0.name, $0) })
     let title = "Read the API's timestamps, and only real ones"
     #expect(
-      rows["ann"]?.cells[1] == RoomView.Cell(state: "current", task: 3, title: title, minutes: 12),
+      rows["ann"]?.cells[1] == RoomView.Cell(state: "current", task: 3, title: title, minutes: 12, done: 2, tasks: 2),
       "12 minutes is within the course's 13: \(String(describing: rows["ann"]?.cells[1]))")
     #expect(rows["bo"]?.cells[1].worrying == true && rows["bo"]?.need == .worrying, "14 minutes is past 13")
     #expect(
