@@ -42,7 +42,7 @@ extension Course {
       workspace: package.workspace, runner: package.runner, buildSystem: package.buildSystem,
       environment: environment ?? .system(portIsFree: { CatalogServer.canListen(port: $0) }))
     if !json { say(style.bold("course doctor") + ": is this laptop ready for the course?\n") }
-    if !json { progressLine("Checking the toolchain and timing a one-file compile…") }
+    if !json { progressLine("Checking the toolchain and timing a one-file compile six times…") }
     var report = try doctor.run()
     report.learner = DoctorReport.cleanName(
       name ?? Self.doctorName.withLock { $0 } ?? ClassroomMembership.read(in: package.workspace)?.name)

@@ -22,8 +22,11 @@ struct DoctorCheck: Sendable, Equatable, Encodable {
 /// they paste to the instructor, and as JSON.
 struct DoctorReport: Sendable, Equatable, Encodable {
   var checks: [DoctorCheck]
-  /// The estimate of the first `swift build --build-tests`, in seconds.
+  /// The estimate of the first `swift build --build-tests`, in seconds, on the
+  /// laptop with nothing else running; the range it lands in as the line says it
+  /// (`2–5 min`, or `2–18 min (busy)` on a laptop busy now).
   var firstBuildSeconds: Int?
+  var firstBuildRange: String?
   /// The operating system (`Debian GNU/Linux 12 (bookworm)`, `macOS 15.6.1`) and
   /// the architecture the toolchain builds for (`x86_64`, `arm64`).
   var system: String = "an unknown system"
@@ -55,7 +58,7 @@ struct DoctorReport: Sendable, Equatable, Encodable {
     parts.append(learner ?? Self.unnamed)
     parts.append(system)
     parts.append(swift + (architecture.map { " " + $0 } ?? ""))
-    if let firstBuildSeconds { parts.append("first build " + Doctor.range(firstBuildSeconds)) }
+    if let firstBuildRange { parts.append("first build " + firstBuildRange) }
     return parts.joined(separator: " · ")
   }
 
@@ -81,7 +84,7 @@ struct DoctorReport: Sendable, Equatable, Encodable {
     try container.encode(result.rawValue, forKey: .result)
     try container.encode(checks, forKey: .checks)
     try container.encodeIfPresent(firstBuildSeconds, forKey: .firstBuildSeconds)
-    try container.encodeIfPresent(firstBuildSeconds.map(Doctor.range), forKey: .firstBuildRange)
+    try container.encodeIfPresent(firstBuildRange, forKey: .firstBuildRange)
     try container.encodeIfPresent(learner, forKey: .learner)
     try container.encode(system, forKey: .system)
     try container.encodeIfPresent(architecture, forKey: .architecture)

@@ -8,7 +8,8 @@ import Testing
 struct DoctorTests {
   /// A laptop where everything is fine, with the SQLite header at a real temporary path.
   static func laptop(
-    headerExists: Bool = true, free: Int64? = 40 << 30, portFree: Bool = true, mac: Bool = false, cores: Int = 2
+    headerExists: Bool = true, free: Int64? = 40 << 30, portFree: Bool = true, mac: Bool = false, cores: Int = 2,
+    load: Double? = nil
   ) throws -> Doctor.Environment {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-test-\(UUID().uuidString)")
     let header = scratch.appendingPathComponent("include/sqlite3.h")
@@ -19,7 +20,7 @@ struct DoctorTests {
     return Doctor.Environment(
       needsSQLiteHeaders: !mac, isMac: mac, sqliteHeaders: [header.path], freeBytes: { _ in free },
       portIsFree: { _ in portFree }, home: scratch, cores: cores, scratch: scratch.appendingPathComponent("probe"),
-      operatingSystem: mac ? "macOS 26.1" : "Debian GNU/Linux 12 (bookworm)")
+      operatingSystem: mac ? "macOS 26.1" : "Debian GNU/Linux 12 (bookworm)", loadAverage: { load })
   }
 
   /// `swift`, `git` and `swiftc` as a healthy laptop answers them.
@@ -160,10 +161,24 @@ struct DoctorTests {
       "a compile \(speed)× the reference's on \(cores) cores: \(share)× its build, got \(estimate) s")
   }
 
-  @Test(arguments: [(240, "3–6 min"), (600, "7–14 min"), (40, "under 2 min"), (3_000, "37–68 min")])
+  /// From 25% below the estimate, rounded down, to 60% above it, rounded up, in whole minutes.
+  @Test(arguments: [(240, "3–7 min"), (600, "7–16 min"), (40, "under 2 min"), (3_000, "37–80 min")])
   func givesARangeTheRunsStayIn(seconds: Int, range: String) {
     let expected = range
     #expect(Doctor.range(seconds) == expected, "\(seconds) s")
+  }
+
+  /// A laptop busy now (a load past 2 per core) is told so, and the range's top grows by the load per core.
+  @Test func aBusyLaptopGetsAWiderRangeAndIsToldWhy() throws {
+    #expect(Doctor.range(185, busy: 4.7) == "2–24 min", "the idle range's top, 4.9 min, times 4.7")
+    let folder = try Self.workspace()
+    let (_, busy) = try Self.run(folder, environment: try Self.laptop(load: 9.4))
+    #expect(busy.contains("the load is 9.4 on 2 cores now, and while it stays that high expect "), "\(busy)")
+    #expect(busy.contains(" min (busy)\n"), "the line says the range is a busy laptop's:\n\(busy)")
+    let (_, calm) = try Self.run(folder, environment: try Self.laptop(load: 3.5))
+    #expect(
+      !calm.contains("busy") && !calm.contains("the load is"),
+      "a load of 3.5 on 2 cores is a laptop at work on its own:\n\(calm)")
   }
 
   /// 20 pasted lines must be told apart: each names who ran it, the system and the toolchain.
