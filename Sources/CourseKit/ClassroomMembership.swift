@@ -181,14 +181,22 @@ struct ClassroomMembership: Codable, Equatable {
     let failing = Set(report.sections.map(\.task.number))
       .union(report.unfinished.compactMap(\.task?.number)).union(report.crashed.compactMap(\.task?.number))
     snapshot.failing = failing.sorted()
-    // A skipped test passed nothing: its own task (as the doc names its tests) is
-    // not passing, whichever task it waits for. Skips the doc gives no task leave
-    // every task unproven.
-    let skipped = report.result.skippedTests
-    let skippedTasks = Set(skipped.compactMap { test in report.tasks.first { $0.names(test) }?.number })
+    // A task passes only on evidence. A skipped test passed nothing: every task
+    // whose section names it is not passing, whichever task it waits for. Skips
+    // the doc gives no task, or a run where no test passed, leave every task
+    // unproven. While anything failed or was skipped, a task whose section names
+    // no test proves nothing either (its tests may be the skipped ones).
+    let result = report.result
+    let skipped = result.skippedTests
+    let skippedTasks = Set(report.tasks.filter { task in skipped.contains { task.names($0) } }.map(\.number))
     let unplaced = skipped.contains { test in !report.tasks.contains { $0.names(test) } }
+    let clean = failing.isEmpty && skipped.isEmpty
     snapshot.passing =
-      unplaced ? [] : report.tasks.map(\.number).filter { !failing.contains($0) && !skippedTasks.contains($0) }.sorted()
+      unplaced || result.passed == 0
+      ? []
+      : report.tasks.filter { task in
+        !failing.contains(task.number) && !skippedTasks.contains(task.number) && (clean || !task.tests.isEmpty)
+      }.map(\.number).sorted()
   }
 
   private static func clearStage(_ snapshot: inout Snapshot) {

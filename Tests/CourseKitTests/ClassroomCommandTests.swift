@@ -36,9 +36,14 @@ struct ClassroomCommandTests {
     FileManager.default.temporaryDirectory.appendingPathComponent("laptop-\(UUID().uuidString)")
   }
 
+  /// A stage doc whose task sections name their tests, as the course's docs do.
+  static let namedTests =
+    "# 01-Intro\n\n## Tasks\n\n### Task 1: Pass a\n\nMake `a` pass.\n\n### Task 2: Pass b\n\nMake `b` pass.\n"
+
   @Test(.timeLimit(.minutes(1))) func aJoinedLaptopsCheckSendsItsStageTasksAndTimeButNothingElse() async throws {
     try await Self.withClassroom { classroom in
       let folder = try TemporaryWorkspace()
+      try folder.write("Docs/01-Intro.md", Self.namedTests)
       Self.join(folder, classroom)
       #expect(try folder.read(".build/course/classroom.json").contains(classroom.room.joinCode))
       let checked = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: Self.taskOneFails))
@@ -47,7 +52,8 @@ struct ClassroomCommandTests {
       #expect(learner.name == "ann")
       let snapshot = try #require(learner.snapshot, "the check sent a snapshot")
       #expect(snapshot.event == .check && snapshot.stage == "01" && snapshot.task == 1, "\(snapshot)")
-      #expect(snapshot.failing == [1] && snapshot.passing == [2], "Task 1 fails, Task 2 passes: \(snapshot)")
+      #expect(
+        snapshot.failing == [1] && snapshot.passing == [2], "Task 1 fails, Task 2's named test passed: \(snapshot)")
       #expect(snapshot.doctor == .unknown, "no doctor run yet")
       let sent = String(decoding: snapshot.encoded(), as: UTF8.self)
       #expect(!sent.contains(folder.workspace.root.path) && !sent.contains("/"), "no path: \(sent)")
@@ -72,6 +78,32 @@ struct ClassroomCommandTests {
       let snapshot = try #require(try classroom.room.learners().first?.snapshot, "the check sent a snapshot")
       #expect(
         snapshot.failing == [1] && snapshot.passing.isEmpty, "b() was skipped, so Task 2 passes nothing: \(snapshot)")
+    }
+  }
+
+  /// As the browser check met lesson 01: Task 1 fails, Task 2's test is skipped, and Task 3's section names
+  /// no test. c() passes, but no section names it, so nothing proves Task 3 (the snapshot said [3] before).
+  @Test(.timeLimit(.minutes(1))) func aTaskWhoseTestsNeverRanPassesNothing() async throws {
+    let run = CannedRun(
+      status: 1, console: "",
+      events: EventStreamFixture.run(
+        tests: CannedRun.tests, failing: ["a()"], skipped: ["b()"],
+        comments: [
+          "a()": #"Task 1 "Pass a" (Docs/01-Intro.md): expected 1, got 0"#,
+          "b()": #"Task 1 "Pass a" (Docs/01-Intro.md): skipped until a() passes"#,
+        ]))
+    try await Self.withClassroom { classroom in
+      let folder = try TemporaryWorkspace()
+      try folder.write(
+        "Docs/01-Intro.md",
+        "# 01-Intro\n\n## Tasks\n\n### Task 1: Pass a\n\nMake `a` pass.\n\n### Task 2: Pass b\n\nMake `b` pass.\n\n"
+          + "### Task 3: Pass c\n\nNo test is named here.\n")
+      Self.join(folder, classroom)
+      _ = folder.run(.check(stage: "01"), answers: CannedRun.answer(lesson: run))
+      let snapshot = try #require(try classroom.room.learners().first?.snapshot, "the check sent a snapshot")
+      #expect(
+        snapshot.failing == [1] && snapshot.passing.isEmpty,
+        "Task 3 names no test that passed, so it passes nothing: \(snapshot)")
     }
   }
 
