@@ -267,15 +267,28 @@ public struct ClassroomLogEntry: Sendable, Equatable {
   public var reason: String?
 
   init(request: RequestLogEntry, note: Note?) {
-    self.request = request
-    learner = note?.who
-    reason = note?.why
+    self.init(request: request, learner: note?.who, reason: note?.why)
   }
 
+  /// A refused name may hold what the room refuses to show: control and
+  /// formatting characters are kept as `\u{202E}`, so no name turns the
+  /// instructor's terminal right to left or forges a line of the log.
   public init(request: RequestLogEntry, learner: String?, reason: String?) {
     self.request = request
-    self.learner = learner
-    self.reason = reason
+    self.learner = learner.map(Self.visible)
+    self.reason = reason.map(Self.visible)
+  }
+
+  static func visible(_ text: String) -> String {
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.properties.generalCategory {
+      case .control, .format, .lineSeparator, .paragraphSeparator:
+        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
   }
 
   /// `POST /join 409 ann: name taken by another machine (286 B, 0.5 ms)`; the

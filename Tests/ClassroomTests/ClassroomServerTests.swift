@@ -253,6 +253,7 @@ struct ClassroomServerTests {
     send("POST", "/snapshot", ["X-Join-Code": "WRONG", "X-Learner": key], "{}")
     send("GET", "/room.json?token=nope")
     send("GET", "/?token=\(room.instructorToken)")
+    send("POST", "/join", ["X-Join-Code": code], #"{"name":"bo\u202Eb\nPOST /join 201 zed: joined"}"#)
     let log = lines.withLock { $0 }
     let expected = [
       "POST /join 201 ann: joined (",
@@ -260,11 +261,15 @@ struct ClassroomServerTests {
       "POST /snapshot 401 ann: wrong or missing join code (",
       "GET /room.json?token=… 401 wrong or missing instructor token (",
       "GET /?token=… 303 the instructor's token moved into a cookie (",
+      #"POST /join 400 bo\u{202E}b\u{A}POST /join 201 zed: joined: malformed: name is longer than 24 characters ("#,
     ]
     for line in expected {
       #expect(log.contains { $0.hasPrefix(line) }, "the log has \(line)…:\n\(log.joined(separator: "\n"))")
     }
     #expect(!log.joined().contains(room.instructorToken), "the token never reaches the log")
+    #expect(
+      !log.joined().unicodeScalars.contains { $0.value == 0x202E || $0 == "\n" },
+      "a refused name can neither reverse the instructor's terminal nor forge a line")
   }
 }
 
