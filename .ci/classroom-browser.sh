@@ -23,7 +23,8 @@
 # COURSE_BIN=PATH uses that `course` instead of building one. The real learner
 # needs the tests built (as .ci/run has them) and lesson 01 unchanged; with
 # COURSE_BROWSER_LEARNER=0, or a changed lesson, a curl learner sends the
-# snapshot `course check 01` sends instead.
+# snapshot `course check 01` sends instead. KEEP_WORK=1 keeps the scratch folder
+# (the classroom's log, the DOM, the learner's output) and prints where it is.
 #
 # Installs Debian's `chromium` (and curl) with apt-get when it is missing; on a
 # Mac it uses Google Chrome. Run by .ci/run after the tests (COURSE_SKIP_BROWSER=1
