@@ -189,8 +189,9 @@ public enum Command: Sendable, Equatable {
                its own `serve`: load, go offline, edit, sync, narrated.
       propagate FILE [--dry-run] For course authors: copy an edit to a
                stage's file into every later stage that repeats it.
-      doctor   [--json] Check this laptop before the day: Swift, SQLite,
-               the clone, disk, ports, and how long the first build takes.
+      doctor   [--json] [--name NICKNAME] Check this laptop before the day:
+               Swift, SQLite, the clone, disk, ports, and how long the first
+               build takes; its last line names you.
       join     URL CODE --name NICKNAME Send your progress to the
                instructor's classroom; `leave` stops it.
       classroom [--port N] [--address A] For the instructor: a live page of
@@ -221,7 +222,10 @@ public enum Command: Sendable, Equatable {
     "serve": ServeOptions.help,
     "classroom": ClassroomOptions.help,
     "doctor": """
-    USAGE: swift run course doctor [--json]
+    USAGE: swift run course doctor [--json] [--name NICKNAME]
+
+    --name NICKNAME puts your name in the last line, the one you paste to the
+    instructor (without it, the nickname this clone joined a classroom with).
 
     Checks that this laptop can run the course, before the first build (it
     needs no test target built), each check with ✔ or ✘ and the fix in one line:

@@ -58,4 +58,22 @@ struct OfflineEditTests {
     }
     #expect(titles == ["First", "Second"])
   }
+
+  @Test func aProductAddedThenEditedOfflineReachesTheCatalogWithTheEdit() async throws {
+    try await repository.refresh()
+    api.inject(.offline)
+    var added = try #require(
+      try await repository.add(
+        Product(
+          id: 0, title: "Kettle", description: "A kettle", category: "kitchen-accessories", price: 25,
+          discountPercentage: 0, rating: 4, stock: 3, brand: nil, thumbnail: nil, updatedAt: Date())))
+    added.stock = 9
+    try await repository.update(added)
+    api.clearFaults()
+    try await engine.syncNow()
+    let id = try #require(try await store.products().first { $0.title == "Kettle" }?.id)
+    #expect(id > 0)
+    #expect(try await remote.product(id: id).stock == 9)
+    #expect(try await store.pendingCount() == 0)
+  }
 }
