@@ -29,7 +29,8 @@ public struct RequestLogEntry: Sendable, Equatable {
     "\(method) \(target) \(resultText) \(bytes) B \(Self.milliseconds(duration)) ms"
   }
 
-  var resultText: String {
+  /// The status, or how the exchange ended without one: `200`, `200 cut after 10 of 90 body bytes,`.
+  public var resultText: String {
     switch result {
     case .status(let status): "\(status)"
     case .cut(let status, let sent, let promised): "\(status) cut after \(sent) of \(promised) body bytes,"

@@ -294,7 +294,7 @@ public struct ClassroomLogEntry: Sendable, Equatable {
   /// `POST /join 409 ann: name taken by another machine (286 B, 0.5 ms)`; the
   /// instructor token never appears, even from a query.
   public var line: String {
-    let head = "\(request.method) \(Self.redacted(request.target)) \(Self.result(request.result))"
+    let head = "\(request.method) \(Self.redacted(request.target)) \(request.resultText)"
     let (seconds, attoseconds) = request.duration.components
     let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000  // tenths of a millisecond
     let tail = "\(request.bytes) B, \(tenths / 10).\(tenths % 10) ms"
@@ -303,16 +303,6 @@ public struct ClassroomLogEntry: Sendable, Equatable {
     case (nil, let reason?): return "\(head) \(reason) (\(tail))"
     case (let learner?, nil): return "\(head) \(learner) (\(tail))"
     case (nil, nil): return "\(head) (\(tail))"
-    }
-  }
-
-  private static func result(_ result: RequestLogEntry.Result) -> String {
-    switch result {
-    case .status(let status): "\(status)"
-    case .cut(let status, let sent, let promised): "\(status) cut after \(sent) of \(promised) body bytes,"
-    case .notHTTP: "not HTTP,"
-    case .closed: "closed without an answer,"
-    case .stalled: "stalled until the client gave up,"
     }
   }
 
