@@ -305,6 +305,22 @@ struct Harness {
   var writes: [String] {
     api.requests.filter { $0.method != "GET" }.map { "\($0.method) \($0.path)" }
   }
+
+  /// What the catalog saw of a sync, for a message: the writes, the conflicts
+  /// the engine kept, and, only when it is so, the writes that named a temporary id.
+  func whatTheCatalogSaw() async -> String {
+    let conflicts = await engine.conflicts.count
+    let temporary = writes.filter { $0.contains("/products/-") || $0.hasSuffix("/products/0") }
+    let named =
+      temporary.isEmpty
+      ? ""
+      : "; \(temporary) named a temporary id, which only the device knows: until an add's answer, the entries behind it name the temporary id, and the answer gives them the catalog's (Task 5)"
+    let refused =
+      conflicts == 0
+      ? ""
+      : "; the catalog answered 412 to \(conflicts) of them: an entry's If-Match is the version the product had when the edit was made, or the one an earlier entry's answer gave (Task 5)"
+    return "writes \(writes), \(conflicts) conflicts\(named)\(refused)"
+  }
 }
 
 /// A product for the tests' local edits.

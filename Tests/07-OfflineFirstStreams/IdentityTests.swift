@@ -30,7 +30,7 @@ struct IdentityTests {
       stored == nil && outbox.map(\.kind) == [.delete],
       guide.task(
         4,
-        "expected product 1 to stay deleted on the device while its delete waits, with the delete still queued, got \(stored.map { "\"\($0.title)\" back" } ?? "it gone") and outbox \(outbox.map(\.kind))"
+        "expected product 1 to stay deleted on the device while its delete waits, with the delete still queued, got \(stored.map { "\"\($0.title)\" back" } ?? "it gone") and outbox \(outbox.map { "\($0.kind)" })"
       ))
   }
 
@@ -96,17 +96,18 @@ struct IdentityTests {
       "POST /products/add", "POST /products/add", "PUT /products/\(kettleID ?? 0)", "DELETE /products/",
     ]
     let writes = harness.writes.map { $0.hasPrefix("DELETE") ? "DELETE /products/" : $0 }
+    let saw = await harness.whatTheCatalogSaw()
     #expect(
       writes == expectedWrites && stock == 9 && toasterInCatalog == nil,
       guide.task(
         5,
-        "expected the kettle's add and the toaster's, then the kettle's update sent to the id the catalog gave it (\(kettleID.map(String.init) ?? "none")) with stock 9, then the toaster's delete, leaving no toaster in the catalog; got writes \(harness.writes), the catalog's kettle with stock \(stock.map { "\($0)" } ?? "none") and \(toasterInCatalog.map { "a toaster, id \($0)" } ?? "no toaster"). An entry behind an add names the add's temporary id until the add's answer gives the real one"
+        "expected the kettle's add and the toaster's, then the kettle's update sent to the id the catalog gave it (\(kettleID.map(String.init) ?? "none")) with stock 9, then the toaster's delete, leaving no toaster in the catalog; got the catalog's kettle with stock \(stock.map { "\($0)" } ?? "none") and \(toasterInCatalog.map { "a toaster, id \($0)" } ?? "no toaster"), and \(saw)"
       ))
     #expect(
       device.map(\.id) == [kettleID ?? 0] && device.first?.stock == 9 && outbox.isEmpty,
       guide.task(
         5,
-        "expected one kettle on the device, under the catalog's id \(kettleID.map(String.init) ?? "none") with stock 9, and an empty outbox, got \(device.map { "\($0.title) \($0.id) stock \($0.stock)" }) and outbox \(outbox.map(\.kind))"
+        "expected one kettle on the device, under the catalog's id \(kettleID.map(String.init) ?? "none") with stock 9, and an empty outbox, got \(device.map { "\($0.title) \($0.id) stock \($0.stock)" }) and outbox \(outbox.map { "\($0.kind)" })"
       ))
   }
 

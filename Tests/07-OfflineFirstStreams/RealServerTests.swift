@@ -137,11 +137,12 @@ struct RealServerTests {
     let titles = ["Kettle", "Toaster", "Lamp", "Mug"]
     let device = try await harness.store.products().map(\.title).filter(titles.contains).sorted()
     let catalog = titles.filter { harness.api.catalogID(title: $0) != nil }.sorted()
+    let saw = await harness.whatTheCatalogSaw()
     #expect(
       device == ["Lamp", "Mug"] && catalog == ["Lamp", "Mug"],
       guide.task(
         5,
-        "expected Lamp and Mug on the device and in the catalog after the sync (each temporary id is one product until the catalog numbers it), got \(device) on the device and \(catalog) in the catalog"
+        "expected Lamp and Mug on the device and in the catalog after the sync (four adds, two of them deleted), got \(device) on the device and \(catalog) in the catalog, and \(saw)"
       ))
   }
 

@@ -260,6 +260,27 @@ struct Schedule {
         outbox.contains {
           if case .setAside(let reason) = $0.state { reason.contains("412") } else { false }
         } || lastFailure as? CatalogError == .rejected(status: 412)
+      // A write the catalog answered 404 names a product it never had: a temporary id
+      // nobody replaced (Task 5), or a catalog id whose product a page dropped or
+      // replaced while the change waited (Task 4).
+      let missing = outbox.filter {
+        if case .setAside(let reason) = $0.state {
+          reason.contains("404") || reason.contains("notFound")
+        } else {
+          false
+        }
+      }
+      if !conflict, let entry = missing.first {
+        return entry.productID <= 0
+          ? ScheduleProblem(
+            task: 5,
+            "\(left): the catalog answered 404 to an entry that still names temporary id \(entry.productID); an add's answer gives the entries behind it the catalog's id"
+          )
+          : ScheduleProblem(
+            task: 4,
+            "\(left): the catalog answered 404 to the \(entry.kind) of product \(entry.productID); a page must not drop, replace or bring back a product while a change of it waits, or what is sent no longer matches what the catalog holds"
+          )
+      }
       return conflict
         ? ScheduleProblem(
           task: 6,
