@@ -66,13 +66,33 @@ actor OfflineProductStore {
           revision INTEGER NOT NULL
         );
         """),
+    // The catalog's version of each product, as it wrote it, for If-Match. A
+    // row from before has only its date: written back in the catalog's own
+    // spelling (SQLite rounds it to the millisecond the catalog sent), it is
+    // right for what a page stored; if not, the catalog answers 412, a conflict
+    // the policy settles, and never a write over a copy the device did not see.
+    SQLiteMigration(
+      version: 7,
+      sql: """
+        ALTER TABLE products ADD COLUMN version TEXT;
+        UPDATE products SET version = strftime('%Y-%m-%dT%H:%M:%fZ', updated_at + 978307200, 'unixepoch');
+        """),
   ]
 
   /// Every product, newest `updatedAt` first, then by id: the list observers see.
   func products() throws -> [Product] {
-    try database.prepare("SELECT \(ProductRow.columns) FROM products ORDER BY updated_at DESC, id")
-      .query { ProductRow(statement: $0) }
-      .map { try $0.toDomain() }
+    try database.prepare("SELECT \(Self.productColumns) FROM products ORDER BY updated_at DESC, id")
+      .query(row: Self.product)
+  }
+
+  /// A product's columns: stage 04's row, then the catalog's version.
+  static let productColumns = "\(ProductRow.columns), version"
+
+  /// The product in the current row of a statement that selected `productColumns`.
+  static func product(_ statement: SQLiteStatement) throws -> Product {
+    var product = try ProductRow(statement: statement).toDomain()
+    product.version = statement.text(at: 11)
+    return product
   }
 
   // MARK: Task 2: observe the store
@@ -114,9 +134,11 @@ actor OfflineProductStore {
     return try SQLiteProductLocalDataSource.savableRow(product)
   }
 
-  /// Stores `product` by id, through the boundary: every write of a product goes here.
+  /// Stores `product` by id, its `version` too, through the boundary: every write of a product goes here.
   func upsert(_ product: Product) throws {
     try database.prepare(SQLiteProductLocalDataSource.upsert).run(Self.storableRow(product).values)
+    try database.prepare("UPDATE products SET version = ? WHERE id = ?")
+      .run([product.version.map(SQLiteValue.text) ?? .null, .integer(Int64(product.id))])
   }
 
   // MARK: Revisions: what a page fetched earlier must not undo (finished)
@@ -281,6 +303,6 @@ nonisolated extension Product {
     Product(
       id: id, title: title, description: description, category: category, price: price,
       discountPercentage: discountPercentage, rating: rating, stock: stock, brand: brand, thumbnail: thumbnail,
-      updatedAt: updatedAt)
+      updatedAt: updatedAt, version: version)
   }
 }

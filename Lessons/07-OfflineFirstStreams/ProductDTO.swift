@@ -73,7 +73,8 @@ nonisolated extension ProductDTO {
       stock: stock,
       brand: brand,
       thumbnail: thumbnail.flatMap(URL.init(string:)),
-      updatedAt: updatedAt
+      updatedAt: updatedAt,
+      version: meta.updatedAt
     )
   }
 

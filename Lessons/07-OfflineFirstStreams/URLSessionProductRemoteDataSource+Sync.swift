@@ -25,6 +25,7 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
       case .delete: .delete
       }
     var headers = ["Idempotency-Key": idempotencyKey]
+    // The version goes back as it came: quoted, as an entity tag is.
     if let baseVersion { headers["If-Match"] = "\"\(baseVersion)\"" }
     let endpoint = Endpoint(path: path, method: method, body: entry.body, headers: headers)
     return try await mappingErrors {
@@ -36,8 +37,10 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
       if entry.kind == .delete { return WriteReceipt(id: entry.productID, product: nil) }
       // The catalog applied the write: a body that is not a valid product is
       // still a receipt. Its id, if it can be read, still names an added product.
-      if let product = try? decoder.decode(ProductDTO.self, from: data).toDomain() {
+      if var product = try? decoder.decode(ProductDTO.self, from: data).toDomain() {
         if entry.kind == .add { try Self.checkCatalogID(product.id) }
+        // The version is what the catalog said it is: the ETag's text, as sent.
+        product.version = Self.entityTag(http.value(forHTTPHeaderField: "ETag")) ?? product.version
         return WriteReceipt(id: product.id, product: product)
       }
       // A body that is not JSON (cut short, or another format), or an add's answer
@@ -53,5 +56,14 @@ nonisolated extension URLSessionProductRemoteDataSource: ProductSyncRemoteDataSo
       try Self.checkCatalogID(id)
       return WriteReceipt(id: id, product: nil)
     }
+  }
+
+  /// The text of an `ETag` header's entity tag: `"abc"` and `W/"abc"` are `abc`;
+  /// `nil` for no header or one that is not an entity tag.
+  static func entityTag(_ header: String?) -> String? {
+    guard var text = header?.trimmingCharacters(in: .whitespaces) else { return nil }
+    if text.hasPrefix("W/") { text.removeFirst(2) }
+    guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return nil }
+    return String(text.dropFirst().dropLast())
   }
 }

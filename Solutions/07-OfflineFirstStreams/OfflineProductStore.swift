@@ -69,13 +69,33 @@ actor OfflineProductStore {
           revision INTEGER NOT NULL
         );
         """),
+    // The catalog's version of each product, as it wrote it, for If-Match. A
+    // row from before has only its date: written back in the catalog's own
+    // spelling (SQLite rounds it to the millisecond the catalog sent), it is
+    // right for what a page stored; if not, the catalog answers 412, a conflict
+    // the policy settles, and never a write over a copy the device did not see.
+    SQLiteMigration(
+      version: 7,
+      sql: """
+        ALTER TABLE products ADD COLUMN version TEXT;
+        UPDATE products SET version = strftime('%Y-%m-%dT%H:%M:%fZ', updated_at + 978307200, 'unixepoch');
+        """),
   ]
 
   /// Every product, newest `updatedAt` first, then by id: the list observers see.
   func products() throws -> [Product] {
-    try database.prepare("SELECT \(ProductRow.columns) FROM products ORDER BY updated_at DESC, id")
-      .query { ProductRow(statement: $0) }
-      .map { try $0.toDomain() }
+    try database.prepare("SELECT \(Self.productColumns) FROM products ORDER BY updated_at DESC, id")
+      .query(row: Self.product)
+  }
+
+  /// A product's columns: stage 04's row, then the catalog's version.
+  static let productColumns = "\(ProductRow.columns), version"
+
+  /// The product in the current row of a statement that selected `productColumns`.
+  static func product(_ statement: SQLiteStatement) throws -> Product {
+    var product = try ProductRow(statement: statement).toDomain()
+    product.version = statement.text(at: 11)
+    return product
   }
 
   // MARK: Task 2: observe the store
@@ -120,9 +140,11 @@ actor OfflineProductStore {
     return try SQLiteProductLocalDataSource.savableRow(product)
   }
 
-  /// Stores `product` by id, through the boundary: every write of a product goes here.
+  /// Stores `product` by id, its `version` too, through the boundary: every write of a product goes here.
   func upsert(_ product: Product) throws {
     try database.prepare(SQLiteProductLocalDataSource.upsert).run(Self.storableRow(product).values)
+    try database.prepare("UPDATE products SET version = ? WHERE id = ?")
+      .run([product.version.map(SQLiteValue.text) ?? .null, .integer(Int64(product.id))])
   }
 
   // MARK: Revisions: what a page fetched earlier must not undo (finished)
@@ -225,11 +247,12 @@ actor OfflineProductStore {
       switch change {
       case .add(let product):
         var added = product.withID(try nextTemporaryID())
-        added.updatedAt = editedAt
+        (added.updatedAt, added.version) = (editedAt, nil)
         try upsert(added)
         stored = added
       case .update(var product):
-        product.updatedAt = editedAt
+        // An edit changes the device's copy, not the catalog's version of it.
+        (product.updatedAt, product.version) = (editedAt, try storedProduct(id: product.id)?.version)
         try upsert(product)
         stored = product
       case .delete(let id):
@@ -297,9 +320,8 @@ actor OfflineProductStore {
 
   /// The device's copy of one product, or `nil`.
   private func storedProduct(id: Int) throws -> Product? {
-    try database.prepare("SELECT \(ProductRow.columns) FROM products WHERE id = ?")
-      .query([.integer(Int64(id))]) { ProductRow(statement: $0) }
-      .first.map { try $0.toDomain() }
+    try database.prepare("SELECT \(Self.productColumns) FROM products WHERE id = ?")
+      .query([.integer(Int64(id))], row: Self.product).first
   }
 
   /// The first pending entry, the oldest change not yet sent, or `nil` when none waits.
@@ -353,7 +375,7 @@ actor OfflineProductStore {
       }
       try database.prepare(
         "UPDATE outbox SET base_version = ? WHERE product_id = ? AND set_aside_reason IS NULL AND base_version IS NULL"
-      ).run([receipt.product.map { .text($0.version) } ?? .null, .integer(Int64(id))])
+      ).run([receipt.product?.version.map(SQLiteValue.text) ?? .null, .integer(Int64(id))])
       try touch([id])
     }
   }
@@ -407,6 +429,6 @@ nonisolated extension Product {
     Product(
       id: id, title: title, description: description, category: category, price: price,
       discountPercentage: discountPercentage, rating: rating, stock: stock, brand: brand, thumbnail: thumbnail,
-      updatedAt: updatedAt)
+      updatedAt: updatedAt, version: version)
   }
 }

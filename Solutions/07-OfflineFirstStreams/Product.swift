@@ -16,6 +16,10 @@ nonisolated struct Product: Sendable, Hashable, Identifiable {
   var brand: String?
   var thumbnail: URL?
   var updatedAt: Date
+  /// The catalog's version of this copy, as the catalog wrote it: a page's
+  /// `meta.updatedAt`, or a write's `ETag`. Sent back as `If-Match`, never
+  /// rebuilt from `updatedAt`. `nil` for a product the catalog has not seen yet.
+  var version: String? = nil
 }
 
 /// One page of the catalog, as the list endpoint pages it.

@@ -57,20 +57,10 @@ nonisolated struct WriteReceipt: Sendable, Hashable {
   /// add's 2xx that does not say it is no receipt: the remote source throws
   /// `.connectionLost`, and the entry, sent again with its key, gets the catalog's kept answer.
   var id: Int
-  /// The catalog's copy after the write; `nil` for a delete, or when the
-  /// answer holds no product the app accepts (the write was applied all the same).
+  /// The catalog's copy after the write, its `version` the answer's `ETag`;
+  /// `nil` for a delete, or when the answer holds no product the app accepts
+  /// (the write was applied all the same).
   var product: Product?
-}
-
-nonisolated extension Product {
-  /// The catalog's version of the product: its `updatedAt`, which the catalog
-  /// stamps on every write, as `ETag` and `If-Match` carry it.
-  ///
-  /// Formatting truncates to the millisecond, and `.053` read into a `Date` may
-  /// be `.05299…`: half a millisecond more gives back the digits the catalog sent.
-  var version: String {
-    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(updatedAt.addingTimeInterval(0.0005))
-  }
 }
 
 /// A product as a write's JSON body: the Catalog API's field names, without the id.

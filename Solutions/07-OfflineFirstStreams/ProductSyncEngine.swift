@@ -156,7 +156,8 @@ actor ProductSyncEngine {
       try await store.acceptServerCopy(server, for: entry)
     case .client:
       let receipt = try await send(
-        entry, idempotencyKey: entry.idempotencyKey + "-over-" + server.version, baseVersion: server.version)
+        entry, idempotencyKey: entry.idempotencyKey + "-over-" + (server.version ?? "unversioned"),
+        baseVersion: server.version)
       try await store.complete(entry, receipt: receipt)
     }
     conflicts.append(ConflictResolution(productID: entry.productID, policy: conflictPolicy, winner: winner))

@@ -180,8 +180,10 @@ struct CatalogStore: Sendable {
 
   /// A 412 when the request's `If-Match` names a version other than the product's.
   ///
-  /// Versions are compared as instants to the millisecond, so a client may send
-  /// back the date it decoded in its own ISO 8601 spelling.
+  /// As a real server does, the entity tag is compared as text (RFC 9110,
+  /// section 13.1.1): `"2025-04-30T09:41:02.053Z"` and the same instant spelled
+  /// `"2025-04-30T09:41:02.053+00:00"` are two versions. A client sends back what
+  /// it was sent, never a date it formatted itself.
   private static func staleVersion(_ request: RecordedRequest, _ fields: [String: JSONValue], _ idText: String)
     -> Reply?
   {
@@ -191,11 +193,7 @@ struct CatalogStore: Sendable {
     let asked = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(
       in: CharacterSet(charactersIn: "\""))
     let current = version(of: fields)
-    if let current, let askedDate = instant(asked), let currentDate = instant(current),
-      abs(askedDate - currentDate) < 0.001
-    {
-      return nil
-    }
+    if let current, asked == current { return nil }
     var reply = Reply.message(
       "Product with id '\(idText)' changed since version \(asked); it is at \(current ?? "no version")", status: 412)
     if let current { reply.headers["ETag"] = "\"\(current)\"" }

@@ -301,7 +301,7 @@ struct Schedule {
       let version = theirs?["meta"]?["updatedAt"]?.stringValue
       guard product.title == title, product.stock == stock, product.version == version else {
         return ScheduleProblem(
-          "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version) here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
+          "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version ?? "none") here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
         )
       }
     }
