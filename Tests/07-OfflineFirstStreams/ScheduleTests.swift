@@ -75,7 +75,7 @@ struct ScheduleTests {
     }
     let total = outcomes.reduce(into: ScheduleTally()) { total, outcome in total.add(outcome.1) }
     print(
-      "Schedules: \(outcomes.count), steps \(total.steps), lost answers \(total.lost), unreadable 2xx answers \(total.unreadable), 503s \(total.unavailable), 409s \(total.busy), 412s \(total.conflicts), restarts \(total.restarts): 0 lost, 0 doubled, 0 diverged"
+      "Schedules: \(outcomes.count), steps \(total.steps), lost answers \(total.lost), unreadable 2xx answers \(total.unreadable), 503s \(total.unavailable), 409s \(total.busy), 412s \(total.conflicts), restarts \(total.restarts), store errors \(total.storeErrors): 0 lost, 0 doubled, 0 diverged"
     )
   }
 }
@@ -106,6 +106,7 @@ struct ScheduleTally {
   var busy = 0
   var conflicts = 0
   var restarts = 0
+  var storeErrors = 0
   var lastSteps: [String] = []
 
   mutating func add(_ other: ScheduleTally) {
@@ -116,6 +117,7 @@ struct ScheduleTally {
     busy += other.busy
     conflicts += other.conflicts
     restarts += other.restarts
+    storeErrors += other.storeErrors
   }
 }
 
@@ -157,7 +159,7 @@ struct Schedule {
     for _ in 0..<Int.random(in: 8...16, using: &random) {
       tally.steps += 1
       let shown = (try? await store.products()) ?? []
-      switch Int.random(in: 0..<12, using: &random) {
+      switch Int.random(in: 0..<13, using: &random) {
       case 0, 1:
         guard var product = shown.randomElement(using: &random) else { continue }
         product.title = "Edit \(Int.random(in: 0..<1000, using: &random))"
@@ -208,6 +210,17 @@ struct Schedule {
         note("unreadable answer (\(fault)) on \(route)")
         tally.unreadable += 1
         api.inject(fault, on: route, times: 1)
+      case 11:
+        // The database refuses for a while (a full disk, or a file another
+        // process holds), during a sync and a refresh: the catalog may apply a
+        // write the device can't record; sent again with its key, it applies once.
+        let full = Bool.random(using: &random)
+        note(full ? "disk full during a sync" : "outbox unreadable during a sync")
+        tally.storeErrors += 1
+        try full ? file.refuseWrites(true) : file.refuseOutboxReads(true)
+        try await tolerating { _ = try await engine.syncNow() }
+        try await tolerating { _ = try await repository.refresh() }
+        try full ? file.refuseWrites(false) : file.refuseOutboxReads(false)
       case 9:
         note("restart")
         tally.restarts += 1
