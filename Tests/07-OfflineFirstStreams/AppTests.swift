@@ -18,13 +18,55 @@ import Testing
 @MainActor
 struct AppTests {
   /// The app on `path`, over the fake catalog, following `connectivity`.
-  private func app(_ api: FakeCatalogAPI, path: String, connectivity: AsyncStream<Bool>) throws
-    -> OfflineAppDependencies
-  {
+  private func app(
+    _ api: FakeCatalogAPI, path: String, connectivity: AsyncStream<Bool>,
+    random: @escaping @Sendable () -> Double = { 0 },
+    report: @escaping @Sendable (any Error) -> Void = OfflineAppDependencies.reportToStandardError
+  ) throws -> OfflineAppDependencies {
     OfflineAppDependencies(
       store: try OfflineProductStore(path: path),
       remote: URLSessionProductRemoteDataSource(baseURL: api.baseURL, session: api.session, now: testNow),
-      connectivity: connectivity, retryPolicy: quickRetries, clock: api.clock, random: { 0 }, now: testNow)
+      connectivity: connectivity, retryPolicy: quickRetries, clock: api.clock, random: random, now: testNow,
+      report: report)
+  }
+
+  /// The app's engine runs for the app's life: a database that refuses while the
+  /// engine decides whether to sync is a failed sync, and the write goes once it
+  /// recovers. The app's `report` hears an engine that stops; this one must not stop.
+  @Test func theAppsEngineOutlivesADatabaseThatRefusesAndReportsNothing() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let api = FakeCatalogAPI(products: Array(ProductFixtures.records.prefix(3)))
+    let file = TemporaryDatabase()
+    let reports = Mutex<[String]>([])
+    let (online, network) = AsyncStream.makeStream(of: Bool.self)
+    // A jitter of 0.5: the first backoff is 250 ms on the test clock, which the test advances.
+    let app = try app(
+      api, path: file.path, connectivity: online, random: { 0.5 },
+      report: { error in reports.withLock { $0.append("\(error)") } })
+    defer { app.shutDown() }
+    let repository = app.repository
+    guard await attempt(4, "an add", for: 7, { @Sendable in try await repository.add(draft()) }) != nil else { return }
+    let statuses = StreamReader(await app.engine.statuses())
+    try file.refuseOutboxReads(true)
+    network.yield(true)
+    let failed = await waitForStatus(statuses) { @Sendable in if case .failed = $0 { true } else { false } }
+    try file.refuseOutboxReads(false)
+    let before = statuses.values.count
+    if failed {
+      await api.clock.waitForSleepersWithinSafetyLimit()
+      api.clock.advance(by: .seconds(60))
+    }
+    let drained = failed ? await waitForStatus(statuses, after: before) { @Sendable in $0 == .idle } : false
+    network.finish()
+    await app.engineStopped()
+    let kettles = api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    let heard = reports.withLock { $0 }
+    #expect(
+      failed && drained && kettles == 1 && heard.isEmpty,
+      guide.task(
+        7,
+        "expected the app's engine to say .failed while its outbox could not be read, then send the add once when the retry was due, and report nothing, since it never stopped; got statuses \(describe(statuses.values)), \(kettles) kettle(s) in the catalog, and \(heard.isEmpty ? "nothing reported" : "report heard the engine stop: \(heard)")"
+      ))
   }
 
   @Test func aWriteMadeOfflineIsSentByTheAppsOwnEngineAfterARestart() async throws {
