@@ -1,7 +1,9 @@
 import CourseClock
+import CourseSQLite
 import FakeCatalog
 import Foundation
 import StageTesting
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -91,6 +93,42 @@ struct AppDependenciesTests {
           ? "live()'s retries saw the catalog's 503 as \(brief(outcome)), where map(status:retryAfter:now:) should give .server(status: 503), which retrying can help; then the 30 products on the second request"
           : "live() wraps the remote source in RetryingProductRemoteDataSource: a 503, then the 30 products on the second request; got \(brief(outcome)) after \(api.requests.count) request(s)",
         blaming: outcome))
+  }
+
+  /// The app hears what the screen never sees: a refresh behind a stale read that
+  /// fails reaches `live(report:)` once, and the read still answers the stored list.
+  @Test func theLiveWiringReportsABackgroundRefreshThatFailed() async throws {
+    guard guide.requireTask1(for: 8), Policy.requireTask6(for: 8) else { return }
+    let api = FakeCatalogAPI()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("stage06-\(UUID().uuidString).sqlite")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let heard = Mutex<[String]>([])
+    let report: @Sendable (CacheDiagnostic) -> Void = { diagnostic in heard.withLock { $0.append("\(diagnostic)") } }
+    let first = try AppDependencies.live(
+      databasePath: file.path, baseURL: api.baseURL, session: api.session, clock: TestClock(), report: report)
+    let filled = await Result { try await first.productRepository.products(policy: .networkFirst) }
+    guard filled.failure == nil else {
+      Issue.record(
+        guide.task(8, "the first launch's read should fill the cache, got \(brief(filled))", blaming: filled))
+      return
+    }
+    // The next launch, ten minutes later: past the list's soft age (5 min), within its hard age (a day).
+    try SQLiteConnection(path: file.path).execute("UPDATE cached_lists SET fetched_at = fetched_at - 600")
+    api.inject(.status(400, message: "Bad request"), on: .list, times: 1)
+    let relaunched = try AppDependencies.live(
+      databasePath: file.path, baseURL: api.baseURL, session: api.session, clock: TestClock(), report: report)
+    let answer = await Result { try await relaunched.productRepository.products(policy: .staleWhileRevalidate) }
+    let reported = await withinSafetyLimit {
+      while !heard.withLock({ $0.contains { $0.hasPrefix("revalidationFailed") } }) { await Task.yield() }
+    }
+    let reports = heard.withLock { $0 }
+    #expect(
+      (try? answer.get())?.value.count == 30 && (try? answer.get())?.isStale == true && reported
+        && reports.filter { $0.hasPrefix("revalidationFailed") }.count == 1,
+      guide.task(
+        8,
+        "a stale read after a relaunch should answer the stored 30 products at once, and the app hear the failed refresh behind it once through live(report:); got \(brief(answer)), and the app heard \(reports)",
+        blaming: answer))
   }
 
   @Test func theLiveWiringStartsAnEmptyCacheOverAnUnreadableFile() async throws {
