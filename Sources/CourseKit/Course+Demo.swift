@@ -46,7 +46,11 @@ extension Course {
       }
     }
     var timedOut = false
-    while finished.wait(timeout: .now() + 0.1) == .timedOut {
+    // The demo's app is main-actor (its composition root and view model are), so
+    // the main thread keeps its run loop turning while it waits: a semaphore wait
+    // alone would hold the main actor, and the demo would never get past its start.
+    while finished.wait(timeout: .now()) == .timedOut {
+      RunLoop.main.run(until: Date().addingTimeInterval(0.05))
       if interruption.isRequested { task.cancel() }
       if !timedOut, Date().timeIntervalSince(started) > Self.demoTimeLimit {
         timedOut = true
