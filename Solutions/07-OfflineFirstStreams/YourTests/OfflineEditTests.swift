@@ -76,4 +76,28 @@ struct OfflineEditTests {
     #expect(try await remote.product(id: id).stock == 9)
     #expect(try await store.pendingCount() == 0)
   }
+  @Test func theEngineOutlivesAFailedSyncAndSendsTheEditOnceTheCatalogIsBack() async throws {
+    _ = try await renameOffline(to: ["Renamed"])
+    let (connectivity, online) = AsyncStream.makeStream(of: Bool.self)
+    let running = Task { try await engine.run(connectivity: connectivity) }
+    // Online, but the catalog is still unreachable: the first sync fails.
+    online.yield(true)
+    var (synced, failed) = (false, false)
+    for await status in await engine.statuses() {
+      if case .syncing = status { synced = true }
+      if case .failed = status, !failed {
+        // The catalog comes back, and so does the network: the engine should still be there.
+        failed = true
+        api.clearFaults()
+        online.yield(true)
+      }
+      if status == .idle, synced { break }
+    }
+    online.finish()
+    let outcome = await running.result
+    #expect(failed, "the sync with the catalog unreachable failed")
+    #expect(throws: Never.self, "run(connectivity:) ends only when connectivity does") { try outcome.get() }
+    #expect(try await remote.product(id: 1).title == "Renamed")
+    #expect(try await store.pendingCount() == 0)
+  }
 }
