@@ -9,7 +9,7 @@ import LessonSupport
 /// the observers (`commit(_:)`), so a screen shows what the database holds,
 /// whoever changed it: a refresh, a page, the user, or the sync engine.
 /// It opens the same database file as stage 04's `SQLiteProductLocalDataSource`
-/// and adds migrations 5 and 6 to its history. A table or column your design
+/// and adds migrations 5 to 7 to its history. A table or column your design
 /// needs goes in a migration of your own, after them.
 actor OfflineProductStore {
   let database: SQLiteConnection
@@ -257,24 +257,12 @@ actor OfflineProductStore {
   }
 
   /// Drops an entry: the catalog won a conflict. Its copy replaces the user's,
-  /// unless a later change of the product waits; that one starts from the same
+  /// unless a later change of the product waits: that one started from the same
   /// stale version, so it meets the conflict too and the policy decides again.
   func acceptServerCopy(_ product: Product, for entry: OutboxEntry) throws {
-    try commit {
-      try database.prepare("DELETE FROM outbox WHERE sequence = ?").run([.integer(Int64(entry.sequence))])
-      let laterWaits =
-        try database.prepare(
-          "SELECT EXISTS (SELECT 1 FROM outbox WHERE product_id = ? AND set_aside_reason IS NULL)"
-        ).query([.integer(Int64(entry.productID))]) { $0.int64(at: 0) != 0 }.first ?? false
-      if !laterWaits {
-        try upsert(product)
-      } else {
-        try database.prepare(
-          "UPDATE outbox SET base_version = ? WHERE product_id = ? AND set_aside_reason IS NULL AND base_version IS NULL"
-        ).run([entry.baseVersion.map { .text($0) } ?? .null, .integer(Int64(entry.productID))])
-      }
-      try touch([entry.productID])
-    }
+    // TODO: Task 6. When the catalog wins, the device takes its copy, and no waiting change is lost (Docs/07, Task 6).
+    throw NotDoneYet(
+      "Task 6", in: "Docs/07-OfflineFirstStreams.md", "make the catalog's copy the device's when it wins a conflict")
   }
 }
 

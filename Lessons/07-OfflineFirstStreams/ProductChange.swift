@@ -38,7 +38,9 @@ nonisolated struct OutboxEntry: Sendable, Hashable {
   var state: State
   /// The catalog's version of the product the edit started from, sent as
   /// `If-Match` so the catalog can tell that its copy changed since (412);
-  /// `nil` for an add, and while an earlier waiting edit of the product has not been sent.
+  /// `nil` sends no `If-Match` (an add has no version). What an edit behind
+  /// another waiting edit of the same product holds until that one is answered
+  /// is yours (Docs/07, Task 5).
   var baseVersion: String? = nil
 
   /// The HTTP method the entry is sent with.

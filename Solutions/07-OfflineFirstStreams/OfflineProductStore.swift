@@ -8,7 +8,7 @@ import Foundation
 /// the observers (`commit(_:)`), so a screen shows what the database holds,
 /// whoever changed it: a refresh, a page, the user, or the sync engine.
 /// It opens the same database file as stage 04's `SQLiteProductLocalDataSource`
-/// and adds migrations 5 and 6 to its history.
+/// and adds migrations 5 to 7 to its history, and 8 of its own.
 actor OfflineProductStore {
   let database: SQLiteConnection
   /// The product list as observers see it.
@@ -49,8 +49,7 @@ actor OfflineProductStore {
           total INTEGER NOT NULL
         );
         """),
-    // Against a real server: each edit's base version, temporary ids never
-    // handed out twice, and the revision a page is checked against.
+    // Against a real server: each edit's base version, and the revision a page is checked against.
     SQLiteMigration(
       version: 6,
       sql: """
@@ -59,11 +58,7 @@ actor OfflineProductStore {
           name TEXT PRIMARY KEY,
           value INTEGER NOT NULL
         );
-        INSERT INTO store_counters (name, value) VALUES
-          ('temporary_id', min(0,
-            coalesce((SELECT min(id) FROM products), 0),
-            coalesce((SELECT min(product_id) FROM outbox), 0))),
-          ('revision', 0);
+        INSERT INTO store_counters (name, value) VALUES ('revision', 0);
         CREATE TABLE product_revisions (
           product_id INTEGER PRIMARY KEY,
           revision INTEGER NOT NULL
@@ -79,6 +74,16 @@ actor OfflineProductStore {
       sql: """
         ALTER TABLE products ADD COLUMN version TEXT;
         UPDATE products SET version = strftime('%Y-%m-%dT%H:%M:%fZ', updated_at + 978307200, 'unixepoch');
+        """),
+    // This design's own: temporary ids never handed out twice, starting below
+    // any id the file holds. A file from before keeps its counter (OR IGNORE).
+    SQLiteMigration(
+      version: 8,
+      sql: """
+        INSERT OR IGNORE INTO store_counters (name, value) VALUES
+          ('temporary_id', min(0,
+            coalesce((SELECT min(id) FROM products), 0),
+            coalesce((SELECT min(product_id) FROM outbox), 0)));
         """),
   ]
 
@@ -147,7 +152,7 @@ actor OfflineProductStore {
       .run([product.version.map(SQLiteValue.text) ?? .null, .integer(Int64(product.id))])
   }
 
-  // MARK: Revisions: what a page fetched earlier must not undo (finished)
+  // MARK: Revisions: what a page fetched earlier must not undo (finished), and temporary ids (Task 4)
 
   /// The store's revision now: take it before fetching a page, and give it to `savePage(_:fetchedAt:)`.
   func revision() throws -> Int {
@@ -178,7 +183,7 @@ actor OfflineProductStore {
     return try counter("temporary_id")
   }
 
-  // MARK: Pages from the catalog (finished)
+  // MARK: Pages from the catalog (Tasks 2 to 4)
 
   /// The name the catalog's paging state is stored under.
   static let catalog = "catalog"
@@ -265,7 +270,7 @@ actor OfflineProductStore {
     }
   }
 
-  // MARK: Task 4's parts that are not the lesson (finished)
+  // MARK: Task 4: the record step's parts
 
   /// The version an edit starts from: the catalog's copy as the device holds it,
   /// read before the edit changes it. `nil` for an add, and for an edit behind
@@ -294,7 +299,7 @@ actor OfflineProductStore {
     try touch([productID])
   }
 
-  // MARK: The outbox, as the sync engine reads it (finished)
+  // MARK: The outbox, as the sync engine reads it (finished), and what its answers settle (Tasks 5 and 6)
 
   private static let outboxColumns =
     "sequence, idempotency_key, kind, product_id, body, edited_at, set_aside_reason, base_version"

@@ -152,7 +152,7 @@ func requireObserveStartsWithTheStoredList(
   Issue.record(
     guide.task(
       2,
-      "\(finish)observe() must give the stored list at once, before any change: a new subscriber of changes gets nothing until the next publish, so publish products() to it first; it gave \(reader.ended ? "a finished stream" : "nothing")"
+      "\(finish)observe() must give the stored list at once, before any change: a screen that starts observing shows what the store holds, without waiting for the next write; it gave \(reader.ended ? "a finished stream" : "nothing")"
     ),
     sourceLocation: sourceLocation)
   return false
