@@ -18,9 +18,6 @@ extension SQLiteProductLocalDataSource: ProductCacheStore {
     throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "migration 3 should add the cache's schema")
   }
 
-  /// The name the first page is cached under.
-  static let firstPage = "first-page"
-
   func cachedList() throws -> CacheEntry<[Product]>? {
     // TODO: Task 2. The cached list, in its order, with its fetch time.
     throw NotDoneYet("Task 2", in: "Docs/05-CachingRepository.md", "cachedList() should read the cached list")

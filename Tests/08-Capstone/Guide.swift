@@ -195,10 +195,24 @@ func whatDiffers(_ actual: [Article]?, from expected: [Article]) -> String {
   return "the same"
 }
 
+/// What a read gave against the list it should give, for messages: the error
+/// it threw, or what its list breaks of the expected one.
+func whatDiffers(_ outcome: Result<[Article], any Error>, from expected: [Article]) -> String {
+  switch outcome {
+  case .success(let articles): whatDiffers(articles, from: expected)
+  case .failure(let error): "it threw \(short(error))"
+  }
+}
+
 /// The outcome of a call, for messages.
 func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
   switch outcome {
-  case .success(let value): "no error (it returned \(value is [Article] ? ids(value as? [Article]) : "\(value)"))"
+  case .success(let value):
+    if Value.self == Void.self {
+      "no error"
+    } else {
+      "no error (it returned \(value is [Article] ? ids(value as? [Article]) : "\(value)"))"
+    }
   case .failure(let error): "the error \(short(error))"
   }
 }

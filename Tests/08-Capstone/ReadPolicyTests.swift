@@ -40,7 +40,7 @@ struct ReadPolicyTests {
       matches,
       guide.task(
         3,
-        "with yesterday's 12 articles stored and the server slow to answer, latest() should give the stored list at once, without waiting for the server; it \(answered ? "gave \(brief(outcome.mapError { $0 as any Error }))" : "was still waiting after \(safetyLimit)")",
+        "with yesterday's 12 articles stored and the server slow to answer, latest() should give the stored list at once, without waiting for the server; \(answered ? whatDiffers(outcome, from: fixtureArticles) : "it was still waiting after \(safetyLimit)")",
         blaming: outcome.failure))
     guard answered else { return }
     let asked = await journal.api.clock.waitForSleepersWithinSafetyLimit(count: 1)
@@ -79,21 +79,23 @@ struct ReadPolicyTests {
     let first = try? outcome.get()
     let sentIDs = fixtureArticles.reversed().map(\.id) + [fixtureArticles[fixtureArticles.count - 1].id]
     let asSent = first?.map(\.id) == sentIDs ? " (the answer as the server sent it, not the store's list)" : ""
+    let matches = sameArticles(first, fixtureArticles)
     #expect(
-      sameArticles(first, fixtureArticles),
+      matches,
       guide.task(
         3,
-        "a first read on an empty store waits for the server, keeps its answer in the store, and gives what the store then holds: the 12 articles newest first, each once. The server listed them oldest first and one twice; latest(): \(first.map { whatDiffers($0, from: fixtureArticles) } ?? brief(outcome))\(asSent)",
+        "a first read on an empty store waits for the server, keeps its answer in the store, and gives what the store then holds: the 12 articles newest first, each once. The server listed them oldest first and one twice; latest(): \(whatDiffers(outcome, from: fixtureArticles))\(asSent)",
         blaming: outcome.failure))
     guard outcome.failure == nil else { return }
     journal.api.inject(.offline)
     guard let second = journal.launch(for: 3) else { return }
     let later = await Result { try await second.latest() }
+    let kept = sameArticles(try? later.get(), fixtureArticles)
     #expect(
-      sameArticles(try? later.get(), fixtureArticles),
+      kept,
       guide.task(
         3,
-        "what a first read fetched should be in the store: a second launch on the same file, offline, should read the 12 articles from it; latest() gave \(brief(later))",
+        "what a first read fetched should be in the store: a second launch on the same file, offline, should read the 12 articles from it; latest(): \(whatDiffers(later, from: fixtureArticles))",
         blaming: later.failure))
   }
 
@@ -106,7 +108,7 @@ struct ReadPolicyTests {
       matches,
       guide.task(
         3,
-        "offline, with yesterday's articles stored, latest() should give them (an offline-first app reads without a network); it gave \(brief(outcome))",
+        "offline, with yesterday's articles stored, latest() should give them (an offline-first app reads without a network); \(whatDiffers(outcome, from: fixtureArticles))",
         blaming: outcome.failure))
     let refresh = await Result { try await repository.refresh() }
     #expect(

@@ -27,11 +27,12 @@ struct ReportTests {
     let before = journal.api.requests.count
     journal.api.inject(.status(503, message: "Down for maintenance"), on: .articles, times: 1)
     let outcome = await Result { try await repository.latest() }
+    let matches = sameArticles(try? outcome.get(), fixtureArticles)
     #expect(
-      sameArticles(try? outcome.get(), fixtureArticles),
+      matches,
       guide.task(
         3,
-        "with yesterday's 12 articles stored and the server answering 503, latest() should still give the stored list; it gave \(brief(outcome))",
+        "with yesterday's 12 articles stored and the server answering 503, latest() should still give the stored list; \(whatDiffers(outcome, from: fixtureArticles))",
         blaming: outcome.failure))
     guard outcome.failure == nil else { return }
     let heard = await journal.reports.settled(count: 1)
@@ -53,11 +54,12 @@ struct ReportTests {
     }
     let before = journal.api.requests.count
     let outcome = await Result { try await repository.latest() }
+    let matches = sameArticles(try? outcome.get(), fixtureArticles)
     #expect(
-      sameArticles(try? outcome.get(), fixtureArticles),
+      matches,
       guide.task(
         3,
-        "with yesterday's 12 articles stored and a file that refuses writes (as a full disk does), latest() should still give the stored list; it gave \(brief(outcome))",
+        "with yesterday's 12 articles stored and a file that refuses writes (as a full disk does), latest() should still give the stored list; \(whatDiffers(outcome, from: fixtureArticles))",
         blaming: outcome.failure))
     guard outcome.failure == nil else { return }
     let heard = await journal.reports.settled(count: 1)

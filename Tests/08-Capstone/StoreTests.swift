@@ -30,7 +30,7 @@ struct StoreTests {
       matches,
       guide.task(
         2,
-        "after refresh(), a second launch on the same database file, offline, should read the 12 articles from the file; latest() gave \(brief(outcome)) (\((try? outcome.get()).map { whatDiffers($0, from: fixtureArticles) } ?? "no list"))",
+        "after refresh(), a second launch on the same database file, offline, should read the 12 articles from the file; latest(): \(whatDiffers(outcome, from: fixtureArticles))",
         blaming: outcome.failure))
   }
 
@@ -53,7 +53,7 @@ struct StoreTests {
       articles?.count == 12 && counts.isEmpty,
       guide.task(
         2,
-        "three refreshes of the same 12 articles (the last listing one twice) should keep 12 articles, one per id (an article that arrives again replaces its stored copy, never adds one); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
+        "three refreshes of the same 12 articles (the last listing one twice) should keep 12 articles, one per id (an article that arrives again is kept once, never twice); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
       ))
   }
 
@@ -101,7 +101,7 @@ struct StoreTests {
       Issue.record(
         guide.task(
           2,
-          "expected refresh() to send GET /articles; it returned \(brief(await slow.result.mapError { $0 as any Error })) without waiting for the server"
+          "expected refresh() to send GET /articles; it ended (\(brief(await slow.result.mapError { $0 as any Error }))) without waiting for the server"
         ))
       return
     }
@@ -129,7 +129,7 @@ struct StoreTests {
       quick.failure == nil && title == "Edited on the server",
       guide.task(
         2,
-        "a refresh sent after the server's edit brought \"Edited on the server\" for \(id); the answer to an earlier refresh, which arrived after it (\(brief(late.mapError { $0 as any Error }))), must not roll it back to the older version: keep an article only when its updatedAt is newer than the stored one's. The second refresh gave \(brief(quick.mapError { $0 as any Error })), and the store holds \(title.map { "\"\($0)\"" } ?? "no such article")",
+        "a refresh sent after the server's edit brought \"Edited on the server\" for \(id), and then the answer to an earlier refresh, decided before the edit, arrived: an answer that arrives after a newer one must not roll the article back to its older version. The second refresh gave \(brief(quick.mapError { $0 as any Error })), the earlier one \(brief(late.mapError { $0 as any Error })), and the store holds \(title.map { "\"\($0)\"" } ?? "no such article")",
         blaming: quick.failure))
   }
 
