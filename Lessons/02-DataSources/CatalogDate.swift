@@ -6,7 +6,7 @@ import Foundation
 /// `Date.ISO8601FormatStyle` cannot decide what is valid: on swift-foundation it
 /// reads `2025-02-30` as March 2, hour 25 as the next day, and stops at the `Z`,
 /// so `…02.053Zjunk` parses. Whether the numbers name a real moment, and what
-/// the mapper does when they do not, is Task 3 (Docs/02-DataSources.md).
+/// happens when they do not, is Task 3 (Docs/02-DataSources.md).
 nonisolated enum CatalogDate {
   /// The numbers of `yyyy-MM-ddTHH:mm:ss[.fraction]Z` (or `…+HH:MM`, `…-HH:MM`),
   /// in the Gregorian calendar and the text's offset from UTC, or `nil` when the

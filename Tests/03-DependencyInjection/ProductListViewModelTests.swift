@@ -178,7 +178,7 @@ struct ProductListViewModelTests {
       stuck.isEmpty,
       guide.task(
         5,
-        "a load that ended, whatever it ended in, must let the next load() fetch: expected 2 fetches and .loaded(products [1]); \(stuck.joined(separator: "; ")) (a flag reset only on success stays set after a failure or a cancellation)"
+        "a load that ended, whatever it ended in, must let the next load() fetch: expected 2 fetches and .loaded(products [1]); \(stuck.joined(separator: "; ")) (a marker of a running load that is cleared only on success stays set after a failure or a cancellation)"
       ))
   }
 

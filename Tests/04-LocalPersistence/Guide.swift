@@ -176,9 +176,9 @@ struct RawFile {
     return places.count
   }
 
-  /// Each table's columns (name, type, NOT NULL, default, key) and indexes (keys
-  /// and their directions, unique or not), by table name: what a schema is,
-  /// whichever route built it.
+  /// Each table's columns (name, type, NOT NULL, default, key), indexes (keys
+  /// and their directions, unique or not) and CHECK constraints, by table name:
+  /// what a schema is, whichever route built it.
   func shape() throws -> [String] {
     try tables().map { table in
       let columns = try database.prepare(

@@ -225,7 +225,10 @@ func attempt<Value>(
   do {
     return try await body()
   } catch {
-    Issue.record(guide.task(task, "\(what); it threw \(short(error))", blaming: error), sourceLocation: sourceLocation)
+    // A store that fails shows first in Task 1's reads once they go through it; the store is Task 2's.
+    let store = task == 1 && (error as? ArticleError) == .storage ? " (the store failed: see Task 2's tests)" : ""
+    Issue.record(
+      guide.task(task, "\(what); it threw \(short(error))\(store)", blaming: error), sourceLocation: sourceLocation)
     return nil
   }
 }
