@@ -101,13 +101,22 @@ struct ReportTests {
       ))
   }
 
-  /// Makes every table of the file at `path` refuse inserts, updates and deletes, as a full disk would.
-  static func refuseWrites(to path: String) throws {
+  /// Makes every table of the file at `path` refuse inserts, updates and deletes, as a full disk would,
+  /// after `allowed` of them went through.
+  static func refuseWrites(to path: String, after allowed: Int = 0) throws {
     let connection = try SQLiteConnection(path: path)
-    for table in try tables(of: connection) {
+    let tables = try tables(of: connection)
+    try connection.execute("CREATE TABLE test_writes_seen (n INTEGER NOT NULL)")
+    try connection.execute("INSERT INTO test_writes_seen VALUES (0)")
+    for table in tables {
       for event in ["INSERT", "UPDATE", "DELETE"] {
         try connection.execute(
-          "CREATE TRIGGER \"refuse_\(event)_\(table)\" BEFORE \(event) ON \"\(table)\" BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+          """
+          CREATE TRIGGER "refuse_\(event)_\(table)" BEFORE \(event) ON "\(table)" BEGIN
+            UPDATE test_writes_seen SET n = n + 1;
+            SELECT RAISE(ABORT, 'disk full') WHERE (SELECT n FROM test_writes_seen) > \(allowed);
+          END
+          """
         )
       }
     }

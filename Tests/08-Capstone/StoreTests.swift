@@ -152,6 +152,30 @@ struct StoreTests {
         blaming: outcome.failure))
   }
 
+  @Test func aRefreshTheDiskRefusesHalfwayKeepsNoneOfIt() async throws {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2),
+      await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil
+    else { return }
+    // Every article is edited on the server; the disk fills after a few rows of the next write.
+    for (offset, article) in fixtureArticles.enumerated() {
+      journal.theirEdit(
+        id: article.id, title: "Edited \(offset)",
+        stampedAt: fixtureArticles[0].updatedAt.addingTimeInterval(60 + Double(offset)))
+    }
+    try ReportTests.refuseWrites(to: journal.file.path, after: 6)
+    let outcome = await Result { try await repository.refresh() }
+    journal.api.inject(.offline)
+    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    let keptWhole = outcome.failure != nil && sameArticles(stored, fixtureArticles)
+    #expect(
+      keptWhole,
+      guide.task(
+        2,
+        "a refresh that brought 12 edited articles, on a disk that refused the write after a few rows (as a full disk does), should throw and leave the 12 stored articles as they were, none of the edits: a refresh is kept whole or not at all; it gave \(brief(outcome)), and the store holds: \(whatDiffers(stored, from: fixtureArticles))",
+        blaming: outcome.failure))
+  }
+
   @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
     let journal = Journal()
     let bytes = Data("These are a user's notes, not SQLite.".utf8)
