@@ -62,13 +62,19 @@ actor ProductSyncEngine {
   ///   own error (`SQLiteError`), which `reported(_:)` turns into a
   ///   `CatalogError`. `CancellationError` when cancelled.
   func syncNow() async throws {
+    // A sync that going offline cancelled is ending: wait for it, then start afresh,
+    // so a caller who was not cancelled never gets its CancellationError.
+    if let stopping = running, stopping.isCancelled {
+      _ = await stopping.result
+      if running == stopping { running = nil }
+    }
     if let running {
       askedAgain = true
       return try await running.value
     }
     let sync = Task { try await self.drainAsAsked() }
     running = sync
-    defer { running = nil }
+    defer { if running == sync { running = nil } }
     try await withTaskCancellationHandler {
       try await sync.value
     } onCancel: {
@@ -254,6 +260,9 @@ actor ProductSyncEngine {
         }
       case .failure where !state.online:
         break  // Stopped by going offline: `.offline` says so.
+      case .failure(let error) where error is CancellationError:
+        // Stopped by going offline, and back online before it ended: no failure; sync again.
+        if !state.ending { try await startSync(&state, wake) }
       case .failure(let error):
         try failed(error, &state, wake)
       }

@@ -357,6 +357,35 @@ struct SyncTriggerTests {
         blaming: outcome))
   }
 
+  @Test func offlineAndBackAtOnceSendsTheWriteAndEndsNoEngine() async throws {
+    guard await requireTask1(for: 7) else { return }
+    let harness = try Harness()
+    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
+      return
+    }
+    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
+    let engine = await RunningEngine(harness.engine)
+    defer { engine.stop() }
+    let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
+    connectivity.yield(true)
+    await harness.clock.waitForSleepersWithinSafetyLimit()
+    // A network that drops and comes back at once: the stopped sync may not have ended yet.
+    connectivity.yield(false)
+    connectivity.yield(true)
+    let offlineAt = await waitForStatus(statuses) { $0 == .offline } ? statuses.values.firstIndex(of: .offline) ?? 0 : 0
+    let sent = await waitForStatus(statuses, after: offlineAt + 1) { $0 == .idle }
+    connectivity.finish()
+    let outcome = await result(of: running)
+    let left = try await harness.store.outbox()
+    let kettles = harness.api.products.filter { $0["title"]?.stringValue == "Kettle" }.count
+    #expect(
+      sent && left.isEmpty && kettles == 1 && outcome.failure == nil,
+      guide.task(
+        7,
+        "expected yield(false) then yield(true) at once, during a sync, to send the write once and reach .idle, and run(connectivity:) to return when connectivity ended: the sync that going offline stopped is no failure, even if it ends after the device is back online; got \(describe(statuses.values)), outbox \(left.map(\.state)), \(kettles) kettle(s), run(connectivity:) \(ran(outcome))",
+        blaming: outcome))
+  }
+
   @Test func goingOfflineStopsARunningSync() async throws {
     guard await requireTask1(for: 7) else { return }
     let harness = try Harness()
