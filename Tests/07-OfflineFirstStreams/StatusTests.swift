@@ -321,17 +321,9 @@ struct SyncTriggerTests {
 
   /// A sync that going offline cancelled is no failure: the engine goes on, and the next `true` sends the write.
   @Test func aSyncStoppedByGoingOfflineResumesWhenBackOnline() async throws {
-    guard await requireTask1(for: 7) else { return }
-    let harness = try Harness()
-    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
-      return
-    }
-    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
-    let engine = await RunningEngine(harness.engine)
+    guard let (harness, engine) = try await aSyncHeldByTheCatalog() else { return }
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
-    connectivity.yield(true)
-    await harness.clock.waitForSleepersWithinSafetyLimit()
     connectivity.yield(false)
     let offline: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     guard await statuses.waitFor(count: offline.count) else {
@@ -358,17 +350,9 @@ struct SyncTriggerTests {
   }
 
   @Test func offlineAndBackAtOnceSendsTheWriteAndEndsNoEngine() async throws {
-    guard await requireTask1(for: 7) else { return }
-    let harness = try Harness()
-    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
-      return
-    }
-    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
-    let engine = await RunningEngine(harness.engine)
+    guard let (harness, engine) = try await aSyncHeldByTheCatalog() else { return }
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
-    connectivity.yield(true)
-    await harness.clock.waitForSleepersWithinSafetyLimit()
     // A network that drops and comes back at once: the stopped sync may not have ended yet.
     connectivity.yield(false)
     connectivity.yield(true)
@@ -387,18 +371,9 @@ struct SyncTriggerTests {
   }
 
   @Test func goingOfflineStopsARunningSync() async throws {
-    guard await requireTask1(for: 7) else { return }
-    let harness = try Harness()
-    guard await attempt(4, "a local write", for: 7, { try await harness.repository.add(draft()) }) != nil else {
-      return
-    }
-    harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
-    let engine = await RunningEngine(harness.engine)
+    guard let (harness, engine) = try await aSyncHeldByTheCatalog() else { return }
     defer { engine.stop() }
     let (statuses, connectivity, running) = (engine.statuses, engine.connectivity, engine.running)
-    connectivity.yield(true)
-    // The engine runs on: wait for its sleeper as it registers, never for ever.
-    await harness.clock.waitForSleepersWithinSafetyLimit()
     connectivity.yield(false)
     let expected: [SyncStatus] = [.idle, .syncing(pending: 1), .offline]
     let came = await statuses.waitFor(count: expected.count)
@@ -426,6 +401,24 @@ struct SyncTriggerTests {
 }
 
 /// The engine running on a connectivity stream the test yields into, and a reader of its statuses.
+/// A write waiting and the engine online, its sync's request held by the
+/// catalog for 60 s on the test clock; `nil` when an earlier task is not done
+/// (already recorded).
+func aSyncHeldByTheCatalog(sourceLocation: SourceLocation = #_sourceLocation) async throws -> (
+  Harness, RunningEngine
+)? {
+  guard await requireTask1(for: 7, sourceLocation: sourceLocation) else { return nil }
+  let harness = try Harness()
+  let write = { try await harness.repository.add(draft()) }
+  guard await attempt(4, "a local write", for: 7, sourceLocation: sourceLocation, write) != nil else { return nil }
+  harness.api.inject(.latency(.seconds(60)), on: .add, times: 1)
+  let engine = await RunningEngine(harness.engine)
+  engine.connectivity.yield(true)
+  // The engine runs on: wait for its sleeper as it registers, never for ever.
+  await harness.clock.waitForSleepersWithinSafetyLimit()
+  return (harness, engine)
+}
+
 struct RunningEngine {
   let statuses: StreamReader<SyncStatus>
   let connectivity: AsyncStream<Bool>.Continuation
