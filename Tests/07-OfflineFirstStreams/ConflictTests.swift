@@ -94,6 +94,36 @@ struct ConflictTests {
       conflicts.map(\.winner) == [.client], guide.task(6, "expected one conflict won by the client, got \(conflicts)"))
   }
 
+  /// The catalog wins the first of two waiting edits of product 1; the second
+  /// can't be sent yet. The device still shows the person's latest edit, since
+  /// it waits: the catalog's copy replaces it once nothing of the product waits.
+  @Test func aLaterEditStillWaitingStaysOnTheDeviceWhenTheCatalogWinsTheFirst() async throws {
+    let harness = try Harness(conflictPolicy: .serverWins)
+    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
+    try await theirEdit(harness)
+    var edited = try #require(realProducts.first)
+    edited.title = "Mine"
+    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }
+    edited.stock = 77
+    guard await attempt(4, "a second update", for: 6, { try await harness.repository.update(edited) }) != nil else {
+      return
+    }
+    // The first PUT meets the conflict; every later one finds the device offline.
+    harness.api.inject(.status(412, message: "Changed since"), on: .update, times: 1)
+    harness.api.inject(.offline, on: .update)
+    let outcome = await Result { try await harness.engine.syncNow() }
+    let local = try await harness.store.product(id: 1)
+    let outbox = try await harness.store.outbox()
+    let conflicts = await harness.engine.conflicts
+    #expect(
+      local?.title == "Mine" && local?.stock == 77 && outbox.map(\.state) == [.pending]
+        && conflicts.map(\.winner) == [.server],
+      guide.task(
+        6,
+        "expected the catalog to win the first edit (listed in conflicts) and the device to keep showing the second, still waiting (title Mine, stock 77, one entry pending), when the sync stopped offline before sending it: the catalog's copy replaces the person's only once no later change of the product waits; got \(local.map { "\($0.title), stock \($0.stock)" } ?? "none") on the device, outbox \(outbox.map(\.state)), conflicts \(conflicts), sync \(outcome)",
+        blaming: outcome))
+  }
+
   /// Reading the catalog's copy is a request like any other: a transient failure
   /// stops the sync with the edit still waiting; it is not a refusal.
   @Test func aConflictWhoseCatalogCopyCannotBeReadStopsTheSync() async throws {

@@ -156,20 +156,29 @@ struct RealServerTests {
     harness.api.inject(.latency(.seconds(5)), on: .list, times: 1)
     let refresh = Task { try await harness.repository.refresh() }
     await harness.clock.waitForSleepers(whileRunning: refresh)
+    let revisionBefore = try await harness.store.revision()
     guard await attempt(5, "a sync", { try await harness.engine.syncNow() }) != nil else {
       refresh.cancel()
       return
     }
+    let revisionAfter = try await harness.store.revision()
     harness.clock.advance(by: .seconds(5))
     _ = await Result { try await refresh.value }
     let local = try await harness.store.product(id: 1)?.title
     let server = harness.api.products.first { $0["id"] == .number(1) }?["title"]?.stringValue
+    let got = "got \(local ?? "none") and \(server ?? "none")"
+    // Two halves must hold: the sync's outcome counts as a change (Task 5), and a page never undoes one (Task 4).
     #expect(
       local == "Mine" && server == "Mine",
-      guide.task(
-        5,
-        "expected \"Mine\" on the device and in the catalog after a page fetched before the sync was saved after it, got \(local ?? "none") and \(server ?? "none")"
-      ))
+      revisionAfter == revisionBefore
+        ? guide.task(
+          5,
+          "expected \"Mine\" on the device and in the catalog after a page fetched before the sync was saved after it: what the catalog answered to a sent entry is a change of the device's copy, newer than that page, yet revision() was \(revisionBefore) before the sync and after it (\"Pages through the store\"); \(got)"
+        )
+        : guide.task(
+          4,
+          "expected \"Mine\" on the device and in the catalog after a page fetched before the sync was saved after it: savePage(_:fetchedAt:) must keep a product the device changed after the revision the page was fetched at (\"Pages through the store\"); \(got)"
+        ))
   }
 
   /// What an edit may carry that the store could not read back, or the catalog would refuse.
