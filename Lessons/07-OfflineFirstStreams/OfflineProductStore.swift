@@ -154,8 +154,8 @@ actor OfflineProductStore {
     }.first ?? 0
   }
 
-  /// Notes that the device's copy of these products changed now (a user's edit, a sent entry, a conflict's outcome):
-  /// each id's row in `product_revisions` takes the store's new revision.
+  /// Notes that the device's copy of these products changed now, whatever changed it: each id's row
+  /// in `product_revisions` takes the store's new revision, which a page fetched earlier must not undo.
   func touch(_ ids: [Int]) throws {
     try database.execute("UPDATE store_counters SET value = value + 1 WHERE name = 'revision'")
     let revision = try counter("revision")

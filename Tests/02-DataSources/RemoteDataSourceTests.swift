@@ -69,7 +69,7 @@ struct RemoteDataSourceTests {
     if request.path.contains("//") {
       why = ". Joining the base URL and the path as strings doubles the slash"
     } else if !request.path.hasPrefix("/api") {
-      why = ". URL(string:relativeTo:) replaces the base URL's path; append to it instead"
+      why = ". URL(string:relativeTo:) drops the base URL's path for a path that starts with /"
     }
     #expect(
       request.path == "/api/products/1",

@@ -212,7 +212,7 @@ struct SQLiteProductLocalDataSourceTests {
       left.isEmpty && original,
       guide.task(
         4,
-        "the failed save must leave nothing behind, neither product 500 nor the changed title of product \(changed.id): \(left.isEmpty ? "" : "the file still holds \(left)")\(original ? "" : "; the original title \"\(before[0].title)\" is gone"). \(failed.failure == nil ? "save(_:) returned normally, so the refusal was swallowed (a try? in the loop?) and the transaction committed what came before and after it" : "Run the whole loop in database.transaction, so a refusal rolls back what came before it")"
+        "the failed save must leave nothing behind, neither product 500 nor the changed title of product \(changed.id): \(left.isEmpty ? "" : "the file still holds \(left)")\(original ? "" : "; the original title \"\(before[0].title)\" is gone"). \(failed.failure == nil ? "save(_:) returned normally, so the refusal was swallowed (a try? in the loop?) and the transaction committed what came before and after it" : "a save is all or nothing, so a refusal must take back what came before it too")"
       )
     )
   }
@@ -232,7 +232,7 @@ struct SQLiteProductLocalDataSourceTests {
       ids == [3, 9],
       guide.task(
         4,
-        "after a failed save and a good one, expected products [3, 9], got \(ids)\(ids.contains(1) ? ": the failed save left product 1 behind; run the whole loop in one transaction" : "")"
+        "after a failed save and a good one, expected products [3, 9], got \(ids)\(ids.contains(1) ? ": the failed save left product 1 behind, though a save is all or nothing" : "")"
       ))
   }
 
