@@ -23,7 +23,8 @@ nonisolated struct ArticleDTO: Decodable, Sendable {
   }
 
   /// The server writes `2026-11-14T16:40:12.250Z` and `2026-11-02T08:15:00Z`
-  /// alike; one format style reads only one of them.
+  /// alike. Since Swift 6.2's Foundation either style reads both; before it
+  /// (iOS 18), each reads one form only, so both are tried.
   static func date(from text: String) -> Date? {
     if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
     return try? Date.ISO8601FormatStyle().parse(text)

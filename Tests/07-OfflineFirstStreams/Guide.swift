@@ -229,6 +229,16 @@ final class TemporaryDatabase: Sendable {
     }
   }
 
+  /// Makes the disk refuse new products once `rows` are stored, as a disk that
+  /// fills halfway through a page does; a second connection installs the fault.
+  func refuseProducts(after rows: Int) throws {
+    try SQLiteConnection(path: path).execute(
+      """
+      CREATE TRIGGER refuse_products_when_full BEFORE INSERT ON products
+      WHEN (SELECT count(*) FROM products) >= \(rows) BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+      """)
+  }
+
   /// Makes every read of the outbox fail, or lets it read again: a second
   /// connection renames the table away and back, so the store's next statement
   /// on it fails (SQLite's "no such table"), as a locked or damaged file would.

@@ -64,6 +64,22 @@ struct ObserveTests {
         2, "expected the domain error .offline from stage 06's remote source, got \(outcome)", blaming: outcome))
   }
 
+  /// A disk that fills after five products of the page: the page is stored whole or not at all.
+  @Test func aPageTheDiskRefusesHalfwayStoresNoneOfIt() async throws {
+    guard await requireTask1(for: 2) else { return }
+    let file = TemporaryDatabase()
+    let harness = try Harness(path: file.path)
+    try file.refuseProducts(after: 5)
+    let outcome = await Result { try await harness.repository.refresh() }
+    let stored = try await harness.store.products()
+    #expect(
+      outcome.failure != nil && stored.isEmpty,
+      guide.task(
+        2,
+        "expected a refresh whose page the disk refused after 5 products to throw and store none of it (a page is stored whole or not at all), got \(outcome) and \(stored.count) products stored",
+        blaming: outcome))
+  }
+
   @Test func aRefreshWritesThroughInOneTransaction() async throws {
     guard await requireTask1(for: 2) else { return }
     let harness = try Harness()

@@ -230,7 +230,7 @@ struct Schedule {
         try await tolerating { _ = try await engine.syncNow() }
       }
     }
-    return try await quiesce()
+    return try await quiesce(after: tally.lastSteps)
   }
 
   /// Runs a step that may fail as a real network makes it fail; a lesson's
@@ -254,7 +254,14 @@ struct Schedule {
   }
 
   /// Lets the network behave, syncs until the outbox is empty, refreshes, and compares.
-  private func quiesce() async throws -> ScheduleProblem? {
+  private func quiesce(after steps: [String]) async throws -> ScheduleProblem? {
+    // Device and catalog that differ at the end: any task's mistake may do it. With
+    // another client's edit among the steps, conflicts were resolved too, so the
+    // schedule names the later task; a lower task's own tests, failing, come first.
+    let diverged =
+      steps.contains { $0.hasPrefix("their edit") }
+      ? (task: 6, why: " (another client edited the catalog in this schedule, so its conflicts are suspects too)")
+      : (task: 5, why: "")
     api.clearFaults()
     var lastFailure: (any Error)?
     for _ in 0..<10 where (try await store.pendingCount()) > 0 {
@@ -290,8 +297,8 @@ struct Schedule {
             "\(left): the catalog answered 404 to an entry that still names temporary id \(entry.productID); an add's answer gives the entries behind it the catalog's id"
           )
           : ScheduleProblem(
-            task: 4,
-            "\(left): the catalog answered 404 to the \(entry.kind) of product \(entry.productID); a page must not drop, replace or bring back a product while a change of it waits, or what is sent no longer matches what the catalog holds"
+            task: 5,
+            "\(left): the catalog answered 404 to the \(entry.kind) of product \(entry.productID): a write sent before the add it depends on (a failed entry must stop the sync, never be skipped), or a page that dropped, replaced or brought back the product while a change of it waited (Task 4)"
           )
       }
       return conflict
@@ -299,14 +306,15 @@ struct Schedule {
           task: 6,
           "\(left): a conflict (412) was set aside or thrown instead of resolved; server wins keeps the catalog's copy, client wins sends the edit again against the catalog's current version, with a key the catalog has not answered yet"
         )
-        : ScheduleProblem(left)
+        : ScheduleProblem(task: diverged.task, "\(left)\(diverged.why)")
     }
     let device = try await store.products()
     let catalog = api.products
     let deviceIDs = device.map(\.id).sorted()
     let catalogIDs = catalog.compactMap { $0["id"]?.numberValue.map { Int($0) } }.sorted()
     guard deviceIDs == catalogIDs else {
-      return ScheduleProblem("the device holds ids \(deviceIDs), the catalog \(catalogIDs)")
+      return ScheduleProblem(
+        task: diverged.task, "the device holds ids \(deviceIDs), the catalog \(catalogIDs)\(diverged.why)")
     }
     for product in device {
       let theirs = catalog.first { $0["id"]?.numberValue == Double(product.id) }
@@ -314,6 +322,7 @@ struct Schedule {
       let version = theirs?["meta"]?["updatedAt"]?.stringValue
       guard product.title == title, product.stock == stock, product.version == version else {
         return ScheduleProblem(
+          task: diverged.task,
           "product \(product.id) is \"\(product.title)\", stock \(product.stock), version \(product.version ?? "none") here, \"\(title ?? "none")\", stock \(stock.map(String.init) ?? "none"), version \(version ?? "none") in the catalog"
         )
       }

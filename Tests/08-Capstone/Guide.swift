@@ -226,7 +226,14 @@ func attempt<Value>(
     return try await body()
   } catch {
     // A store that fails shows first in Task 1's reads once they go through it; the store is Task 2's.
-    let store = task == 1 && (error as? ArticleError) == .storage ? " (the store failed: see Task 2's tests)" : ""
+    // The other way round, a later task's read that meets the server's errors may be Task 1's.
+    let store: String
+    switch error as? ArticleError {
+    case .storage? where task == 1: store = " (the store failed: see Task 2's tests)"
+    case .storage?, nil: store = ""
+    case _ where task == 1: store = ""
+    case _: store = " (an error of the server's side: if Task 1's tests fail too, start there)"
+    }
     Issue.record(
       guide.task(task, "\(what); it threw \(short(error))\(store)", blaming: error), sourceLocation: sourceLocation)
     return nil

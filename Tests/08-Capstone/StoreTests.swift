@@ -47,10 +47,11 @@ struct StoreTests {
     _ = await attempt(
       2, "a refresh whose answer lists an article twice should keep it once", { try await repository.refresh() })
     journal.api.inject(.offline)
-    let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    let counts = Dictionary(grouping: articles ?? [], by: \.id).filter { $0.value.count > 1 }.keys.sorted()
+    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
+    let counts = Dictionary(grouping: articles, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
     #expect(
-      articles?.count == 12 && counts.isEmpty,
+      articles.count == 12 && counts.isEmpty,
       guide.task(
         2,
         "three refreshes of the same 12 articles (the last listing one twice) should keep 12 articles, one per id (an article that arrives again is kept once, never twice); the store gave \(ids(articles))\(counts.isEmpty ? "" : ", with \(counts) more than once")"
@@ -78,7 +79,8 @@ struct StoreTests {
     guard await attempt(2, "a second refresh() should keep the new article", { try await repository.refresh() }) != nil
     else { return }
     journal.api.inject(.offline)
-    let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
     let expected = domainArticles(ArticleFixtures.records + [newest])
     let matches = sameArticles(articles, expected)
     #expect(
@@ -86,6 +88,36 @@ struct StoreTests {
       guide.task(
         2,
         "the store should give the articles newest first by updatedAt, whatever order the server sent them in and whenever they arrived (an article stored last but dated first goes first); \(whatDiffers(articles, from: expected))"
+      ))
+  }
+
+  /// One batch edit on the server stamps many articles in the same millisecond:
+  /// only the tie-break orders them, and every read must give the same order.
+  @Test func articlesOfOneMomentComeInIDOrder() async {
+    let journal = Journal()
+    guard let repository = journal.launch(for: 2) else { return }
+    let moment = iso(startDate)
+    let sameMoment = ArticleFixtures.records.map { record -> JSONValue in
+      guard case .object(var fields) = record else { return record }
+      fields["updated_at"] = .string(moment)
+      return .object(fields)
+    }
+    // Sent in reverse id order, so an order the store does not decide shows.
+    let reversed = sameMoment.sorted { ($0["id"]?.stringValue ?? "") > ($1["id"]?.stringValue ?? "") }
+    journal.api.inject(
+      .body(String(decoding: JSONValue.array(reversed).encoded(), as: UTF8.self)), on: .articles, times: 1)
+    guard await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil else {
+      return
+    }
+    journal.api.inject(.offline)
+    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
+    let inIDOrder = sameArticles(articles, domainArticles(sameMoment))
+    #expect(
+      inIDOrder,
+      guide.task(
+        2,
+        "the server stamped all 12 articles in the same millisecond (one batch edit) and sent them in reverse id order; the store should give them newest first with ties by id, so every read gives one order: got [\(articles.map(\.id).joined(separator: ", "))]"
       ))
   }
 
@@ -123,8 +155,9 @@ struct StoreTests {
         "a refresh called while an earlier one still waited for the server should get its own answer; it was still waiting after \(safetyLimit), until the earlier answer came (\(brief(quick.mapError { $0 as any Error }))): joining the refresh in flight hands a caller who asked after the server's edit an answer decided before it"
       ))
     journal.api.inject(.offline)
-    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    let title = stored?.first { $0.id == id }?.title
+    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
+    let title = stored.first { $0.id == id }?.title
     #expect(
       quick.failure == nil && title == "Edited on the server",
       guide.task(
@@ -142,7 +175,8 @@ struct StoreTests {
     journal.api.inject(.truncatedBody, on: .articles, times: 1)
     let outcome = await Result { try await repository.refresh() }
     journal.api.inject(.offline)
-    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
     let matches = outcome.failure != nil && sameArticles(stored, fixtureArticles)
     #expect(
       matches,
@@ -166,7 +200,8 @@ struct StoreTests {
     try ReportTests.refuseWrites(to: journal.file.path, after: 6)
     let outcome = await Result { try await repository.refresh() }
     journal.api.inject(.offline)
-    let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
+    else { return }
     let keptWhole = outcome.failure != nil && sameArticles(stored, fixtureArticles)
     #expect(
       keptWhole,
