@@ -261,12 +261,13 @@ public final class StreamReader<Value: Sendable>: Sendable {
   /// Why the last `waitFor(count:)` came back short, for messages: the stream
   /// ended, or nothing more came within the safety limit.
   public var whyShort: String {
-    if ended { return "the stream ended" }
+    if ended { return values.isEmpty ? "the stream ended without a value" : "the stream ended" }
+    let nothing = values.isEmpty ? "no value came" : "nothing more came"
     if box.seen.withLock({ $0.lastWaitWasShortened }) {
-      return "nothing more came (the test had already waited out its \(safetyLimit) safety limit on an earlier "
+      return "\(nothing) (the test had already waited out its \(safetyLimit) safety limit on an earlier "
         + "wait, so it gave this one a few turns only)"
     }
-    return "nothing more came within \(safetyLimit) (a safety limit: working code takes milliseconds)"
+    return "\(nothing) within \(safetyLimit) (a safety limit: working code takes milliseconds)"
   }
 
   /// The values read once `count` came, and a few hundred turns later, so a

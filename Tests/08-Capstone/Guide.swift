@@ -90,6 +90,15 @@ struct Journal {
     api = FakeCatalogAPI(articles: articles)
   }
 
+  /// What a failed read says when requests went through `URLSession.shared`,
+  /// which the fake API refuses as a host it cannot reach.
+  var sharedSessionNote: String {
+    let count = api.sharedSessionRequests.count
+    return count == 0
+      ? ""
+      : " (\(count) request(s) went through URLSession.shared, which this API never answers: send through the session given to makeArticleRepository)"
+  }
+
   /// A launch of the app: the repository the composition root builds on the journal's file.
   func launch() throws -> any ArticleRepository {
     try makeArticleRepository(
@@ -220,7 +229,8 @@ func brief<Value>(_ outcome: Result<Value, any Error>) -> String {
 /// Runs `body` and returns its value; when it throws, records an issue naming
 /// `task` (or the stub's task) and returns `nil`.
 func attempt<Value>(
-  _ task: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Value
+  _ task: Int, _ what: String, note: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () async throws -> Value
 ) async -> Value? {
   do {
     return try await body()
@@ -235,7 +245,8 @@ func attempt<Value>(
     case _: store = " (an error of the server's side: if Task 1's tests fail too, start there)"
     }
     Issue.record(
-      guide.task(task, "\(what); it threw \(short(error))\(store)", blaming: error), sourceLocation: sourceLocation)
+      guide.task(task, "\(what); it threw \(short(error))\(store)\(note())", blaming: error),
+      sourceLocation: sourceLocation)
     return nil
   }
 }

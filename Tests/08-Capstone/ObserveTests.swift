@@ -47,7 +47,7 @@ struct ObserveTests {
       startsEmpty,
       guide.task(
         4,
-        "observeLatest() on an empty store should give the stored list, [], at once; it gave \(empty.map(ids) ?? reader.whyShort)"
+        "observeLatest() on an empty store should give the stored list, [], at once; it gave \(empty.map(ids) ?? "nothing: \(reader.whyShort)")"
       ))
     guard empty != nil,
       await attempt(4, "refresh() should keep the articles", { try await repository.refresh() }) != nil

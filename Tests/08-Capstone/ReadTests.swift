@@ -21,7 +21,8 @@ struct ReadTests {
     let journal = Journal()
     guard let repository = journal.launch(for: 1),
       let articles = await attempt(
-        1, "latest() on an empty store should fetch the articles", { try await repository.latest() })
+        1, "latest() on an empty store should fetch the articles", note: journal.sharedSessionNote,
+        { try await repository.latest() })
     else { return }
     let matches = sameArticles(articles, fixtureArticles)
     // The server sent them newest first: the same ids in another order come from the store's read.
@@ -118,7 +119,7 @@ struct ReadTests {
     let early =
       inFlight
       ? ""
-      : " (latest() ended before its request reached the API: a first read has nothing stored to show, so it waits for the server)"
+      : " (no request of it waited at the API: a first read has nothing stored to show, so it waits for the server's answer, sent through the session given to makeArticleRepository)"
     #expect(
       inFlight && outcome.failure is CancellationError,
       guide.task(
