@@ -35,14 +35,22 @@ struct ConflictTests {
       return nil
     }
     guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return nil }
-    if let first = harness.api.requests.first(where: { $0.method == "PUT" }), first.header("If-Match") == nil {
-      Issue.record(
-        guide.task(
-          4,
-          "the edit was sent without If-Match, so the catalog could not tell its copy changed (no 412): an update must wait in the outbox with the version of the product it started from, which the sync sends as If-Match"
-        ))
-    }
+    _ = sentWithIfMatch(harness)
     return harness
+  }
+
+  /// Whether the first PUT carried If-Match; when it did not, records Task 4's
+  /// issue: without it the catalog cannot tell its copy changed, and no 412 comes.
+  private func sentWithIfMatch(_ harness: Harness) -> Bool {
+    guard let first = harness.api.requests.first(where: { $0.method == "PUT" }), first.header("If-Match") == nil else {
+      return true
+    }
+    Issue.record(
+      guide.task(
+        4,
+        "the edit was sent without If-Match, so the catalog could not tell its copy changed (no 412): an update must wait in the outbox with the version of the product it started from, which the sync sends as If-Match"
+      ))
+    return false
   }
 
   private func product1Titles(_ harness: Harness) async throws -> (local: String?, server: String?) {
@@ -137,6 +145,7 @@ struct ConflictTests {
     try await theirEdit(harness)
     harness.api.inject(.status(503, message: "Busy"), on: .product)
     let outcome = await Result { try await harness.engine.syncNow() }
+    guard sentWithIfMatch(harness) else { return }
     let outbox = try await harness.store.outbox()
     #expect(
       outcome.failure as? CatalogError == .server(status: 503) && outbox.map(\.state) == [.pending],
