@@ -107,15 +107,7 @@ struct ConflictTests {
   /// it waits: the catalog's copy replaces it once nothing of the product waits.
   @Test func aLaterEditStillWaitingStaysOnTheDeviceWhenTheCatalogWinsTheFirst() async throws {
     let harness = try Harness(conflictPolicy: .serverWins)
-    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
-    try await theirEdit(harness)
-    var edited = try #require(realProducts.first)
-    edited.title = "Mine"
-    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }
-    edited.stock = 77
-    guard await attempt(4, "a second update", for: 6, { try await harness.repository.update(edited) }) != nil else {
-      return
-    }
+    guard try await twoStaleEditsOfProduct1(harness) else { return }
     // The first PUT meets the conflict; every later one finds the device offline.
     harness.api.inject(.status(412, message: "Changed since"), on: .update, times: 1)
     harness.api.inject(.offline, on: .update)
@@ -192,4 +184,29 @@ struct ConflictTests {
         "expected an update whose conflicting copy the catalog no longer has (404 when the copy is read) to be set aside, as a write the catalog refuses for good is, and the sync to go on: got \(outcome) and outbox \(outbox)",
         blaming: outcome))
   }
+}
+
+/// The store holds page one; another client retitles product 1 "Theirs"; the
+/// person then edits product 1 twice from the version read before ("Mine", then
+/// stock 77), so two changes wait on a stale version. `false` when a step
+/// failed (already recorded, at the calling test's line).
+func twoStaleEditsOfProduct1(_ harness: Harness, sourceLocation: SourceLocation = #_sourceLocation) async throws
+  -> Bool
+{
+  let refresh = { try await harness.repository.refresh() }
+  guard await attempt(2, "a refresh", for: 6, sourceLocation: sourceLocation, refresh) != nil else { return false }
+  try await harness.api.theirEdit(id: 1, #"{"title": "Theirs"}"#)
+  var edited = try #require(realProducts.first, sourceLocation: sourceLocation)
+  edited.title = "Mine"
+  let first = edited
+  guard
+    await attempt(
+      4, "an update", for: 6, sourceLocation: sourceLocation, { try await harness.repository.update(first) })
+      != nil
+  else { return false }
+  edited.stock = 77
+  let second = edited
+  return await attempt(
+    4, "a second update", for: 6, sourceLocation: sourceLocation, { try await harness.repository.update(second) })
+    != nil
 }

@@ -433,15 +433,7 @@ struct RealServerTests {
   @Test(arguments: [ConflictPolicy.serverWins, .clientWins])
   func aConflictWithALaterEditWaitingEndsWithDeviceAndCatalogAlike(policy: ConflictPolicy) async throws {
     let harness = try Harness(products: Self.small, conflictPolicy: policy)
-    guard await attempt(2, "a refresh", for: 6, { try await harness.repository.refresh() }) != nil else { return }
-    try await harness.api.theirEdit(id: 1, #"{"title": "Theirs"}"#)
-    var edited = try #require(realProducts.first)
-    edited.title = "Mine"
-    guard await attempt(4, "an update", for: 6, { try await harness.repository.update(edited) }) != nil else { return }
-    edited.stock = 77
-    guard await attempt(4, "a second update", for: 6, { try await harness.repository.update(edited) }) != nil else {
-      return
-    }
+    guard try await twoStaleEditsOfProduct1(harness) else { return }
     guard await attempt(5, "a sync", for: 6, { try await harness.engine.syncNow() }) != nil else { return }
     let local = try await harness.store.product(id: 1)
     let server = harness.api.products.first { $0["id"] == .number(1) }
