@@ -447,7 +447,7 @@ struct RealServerTests {
         && local?.version == serverVersion,
       guide.task(
         6,
-        "expected \(policy) to leave device and catalog alike (title \(expectedTitle), the catalog's answer stored with its updatedAt) with an empty outbox, got \(local.map { "\($0.title), stock \($0.stock), version \($0.version ?? "none")" } ?? "none") here, \(serverTitle ?? "none"), stock \(serverStock.map(String.init) ?? "none"), version \(serverVersion ?? "none") there, outbox \(outbox.map(\.state))"
+        "expected \(policy) to end with the title \(expectedTitle) on the device and in the catalog, alike (the catalog's answer stored with its updatedAt), and an empty outbox; got \(local.map { "\($0.title), stock \($0.stock), version \($0.version ?? "none")" } ?? "none") here, \(serverTitle ?? "none"), stock \(serverStock.map(String.init) ?? "none"), version \(serverVersion ?? "none") there, outbox \(outbox.map(\.state))"
       ))
   }
 }

@@ -90,6 +90,28 @@ struct Journal {
     api = FakeCatalogAPI(articles: articles)
   }
 
+  /// `latest()` with the server unreachable, after the test filled the store
+  /// through `repository`: how the store's content shows through the seams.
+  /// `nil` when it threw, recorded for Task 2, whose tests read the store this way.
+  func readOffline(_ repository: any ArticleRepository, sourceLocation: SourceLocation = #_sourceLocation) async
+    -> [Article]?
+  {
+    api.inject(.offline)
+    do {
+      return try await repository.latest()
+    } catch {
+      let why =
+        (error as? ArticleError) == .offline
+        ? ": with articles stored, a read answers from the store when the server can't be reached (Task 3, \"Offline\"; Task 2's tests read the store that way)"
+        : ""
+      Issue.record(
+        guide.task(
+          2, "latest() offline should give what this test's refreshes kept; it threw \(short(error))\(why)",
+          blaming: error), sourceLocation: sourceLocation)
+      return nil
+    }
+  }
+
   /// What a failed read says when requests went through `URLSession.shared`,
   /// which the fake API refuses as a host it cannot reach.
   var sharedSessionNote: String {

@@ -46,9 +46,7 @@ struct StoreTests {
       .body(String(decoding: JSONValue.array(twice).encoded(), as: UTF8.self)), on: .articles, times: 1)
     _ = await attempt(
       2, "a refresh whose answer lists an article twice should keep it once", { try await repository.refresh() })
-    journal.api.inject(.offline)
-    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let articles = await journal.readOffline(repository) else { return }
     let counts = Dictionary(grouping: articles, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
     #expect(
       articles.count == 12 && counts.isEmpty,
@@ -78,9 +76,7 @@ struct StoreTests {
     journal.clock.advance(by: 86_400)
     guard await attempt(2, "a second refresh() should keep the new article", { try await repository.refresh() }) != nil
     else { return }
-    journal.api.inject(.offline)
-    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let articles = await journal.readOffline(repository) else { return }
     let expected = domainArticles(ArticleFixtures.records + [newest])
     let matches = sameArticles(articles, expected)
     #expect(
@@ -109,9 +105,7 @@ struct StoreTests {
     guard await attempt(2, "refresh() should keep the articles", { try await repository.refresh() }) != nil else {
       return
     }
-    journal.api.inject(.offline)
-    guard let articles = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let articles = await journal.readOffline(repository) else { return }
     let inIDOrder = sameArticles(articles, domainArticles(sameMoment))
     #expect(
       inIDOrder,
@@ -154,9 +148,7 @@ struct StoreTests {
         2,
         "a refresh called while an earlier one still waited for the server should get its own answer; it was still waiting after \(safetyLimit), until the earlier answer came (\(brief(quick.mapError { $0 as any Error }))): joining the refresh in flight hands a caller who asked after the server's edit an answer decided before it"
       ))
-    journal.api.inject(.offline)
-    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let stored = await journal.readOffline(repository) else { return }
     let title = stored.first { $0.id == id }?.title
     #expect(
       quick.failure == nil && title == "Edited on the server",
@@ -174,9 +166,7 @@ struct StoreTests {
     journal.theirEdit(id: fixtureArticles[0].id, title: "Never seen", stampedAt: startDate)
     journal.api.inject(.truncatedBody, on: .articles, times: 1)
     let outcome = await Result { try await repository.refresh() }
-    journal.api.inject(.offline)
-    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let stored = await journal.readOffline(repository) else { return }
     let matches = outcome.failure != nil && sameArticles(stored, fixtureArticles)
     #expect(
       matches,
@@ -199,9 +189,7 @@ struct StoreTests {
     }
     try ReportTests.refuseWrites(to: journal.file.path, after: 6)
     let outcome = await Result { try await repository.refresh() }
-    journal.api.inject(.offline)
-    guard let stored = await attempt(2, "latest() offline should read the store", { try await repository.latest() })
-    else { return }
+    guard let stored = await journal.readOffline(repository) else { return }
     let keptWhole = outcome.failure != nil && sameArticles(stored, fixtureArticles)
     #expect(
       keptWhole,
